@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import { type LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module.js';
+import { ErrorFilter } from './common/error.filter.js';
+import type { AppConfig } from './config/config.js';
+
+const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/** Builds the whole server: API, OpenAPI at /api/docs, and the web app's files. */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: 12 * 1024 * 1024,
+    trustProxy: process.env.TRUST_PROXY === '1' || process.env.TRUST_PROXY === 'true',
+    genReqId: () => randomUUID(),
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1),
+    abortOnError: false,
+  });
+  const webDist = fs.existsSync(config.webDist) ? config.webDist : null;
+  const filter = new ErrorFilter(webDist);
+  app.useGlobalFilters(filter);
+  if (webDist) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      setHeaders: (res, file) => {
+        // Hashed assets never change; index.html always revalidates.
+        res.header('cache-control', file.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  const doc = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder().setTitle('Accredo API').setDescription('Spec §7: admin, online, preview and manage calls').setVersion('1').build(),
+  );
+  SwaggerModule.setup('api/docs', app, doc);
+
+  app.enableShutdownHooks();
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}

@@ -1,0 +1,29 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { Observable, map } from 'rxjs';
+import { runInTenant } from '../database/tenant.js';
+import type { AppRequest } from './request.js';
+
+/** Runs an admin request's handler inside its subject, so the tenant repositories scope every query. */
+@Injectable()
+export class TenantInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const auth = context.switchToHttp().getRequest<AppRequest>().auth;
+    if (auth?.kind !== 'admin') return next.handle();
+    return new Observable((subscriber) => runInTenant(auth.subjectId, () => next.handle().subscribe(subscriber)));
+  }
+}
+
+/** Every JSON answer is wrapped as `{data: …}` (spec §7); files and streams pass through. */
+@Injectable()
+export class DataEnvelopeInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(
+      map((value) => {
+        if (value && typeof value === 'object' && (Buffer.isBuffer(value) || typeof (value as { pipe?: unknown }).pipe === 'function')) {
+          return value;
+        }
+        return { data: value ?? null };
+      }),
+    );
+  }
+}

@@ -1,0 +1,9 @@
+import { Column, type ColumnOptions } from 'typeorm';
+
+/**
+ * Column helpers that map the same TypeScript values on SQLite and MariaDB: datetimes with
+ * millisecond precision stored in UTC, booleans as 0/1, JSON as text.
+ */
+export const DateColumn = (options: ColumnOptions = {}) => Column({ type: 'datetime', precision: 3, ...options });
+export const BoolColumn = (def: boolean) => Column({ type: 'boolean', default: def });
+export const JsonColumn = (options: ColumnOptions = {}) => Column({ type: 'simple-json', ...options });

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/config.js';
+import { AdminUserEntity } from '../modules/admin-user/admin-user.entity.js';
+import { MailQueueEntity } from '../modules/mail/mail-queue.entity.js';
+import { OperatorEntity } from '../modules/manage/operator.entity.js';
+import { RateLimitEntity } from '../modules/rate-limit/rate-limit.entity.js';
+import { AccountLinkEntity } from '../modules/session/account-link.entity.js';
+import { SessionTokenEntity } from '../modules/session/session-token.entity.js';
+import { SubjectEntity } from '../modules/subject/subject.entity.js';
+import { Init1763780000000 } from './migrations/1763780000000-init.js';
+
+export const ENTITIES = [
+  SubjectEntity,
+  AdminUserEntity,
+  OperatorEntity,
+  SessionTokenEntity,
+  AccountLinkEntity,
+  MailQueueEntity,
+  RateLimitEntity,
+];
+export const MIGRATIONS = [Init1763780000000];
+
+/** Data source options for either database; never `synchronize`: the migrations build the schema. */
+export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
+  const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, migrationsRun: false, logging: false } as const;
+  if (db.type === 'sqlite') {
+    if (db.file !== ':memory:') fs.mkdirSync(path.dirname(db.file), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: db.file,
+      enableWAL: db.file !== ':memory:',
+      prepareDatabase: (conn: { pragma(s: string): unknown }) => {
+        conn.pragma('busy_timeout = 5000');
+        conn.pragma('foreign_keys = ON');
+      },
+    };
+  }
+  // 'mariadb' rather than 'mysql': with 'mysql' a schema diff against MariaDB never goes away.
+  return { ...common, type: 'mariadb', url: db.url, timezone: 'Z', charset: 'utf8mb4_unicode_ci', extra: { connectionLimit: 20 } };
+}
+
+/** On MySQL/MariaDB the database named in DATABASE_URL is created when it does not exist yet. */
+export async function ensureDatabaseExists(db: DatabaseConfig): Promise<void> {
+  if (db.type !== 'mariadb') return;
+  const url = new URL(db.url);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!name) throw new Error('DATABASE_URL must name a database, e.g. mysql://user:pass@host:3306/accredo');
+  if (!/^[A-Za-z0-9_$-]+$/.test(name)) throw new Error(`DATABASE_URL names an unusable database: ${name}`);
+  url.pathname = '/';
+  const admin = new DataSource({ type: 'mariadb', url: url.toString() });
+  await admin.initialize();
+  try {
+    await admin.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  } finally {
+    await admin.destroy();
+  }
+}
+
+export async function openDatabase(db: DatabaseConfig): Promise<DataSource> {
+  await ensureDatabaseExists(db);
+  const ds = new DataSource(dataSourceOptions(db));
+  await ds.initialize();
+  await ds.runMigrations({ transaction: 'each' });
+  return ds;
+}

@@ -1,0 +1,58 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { DateColumn } from '../../database/columns.js';
+
+export type MailStatus = 'waiting' | 'sending' | 'sent' | 'error';
+
+/** The queue of record for every outgoing mail (spec §3 mailQueue, §4 Mails). */
+@Entity('mail_queue')
+@Index(['status', 'nextAttemptAt'])
+export class MailQueueEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Index()
+  @Column({ type: 'int', nullable: true })
+  subjectId: number | null;
+
+  @Column({ type: 'varchar', length: 255 })
+  recipient: string;
+
+  @Column({ type: 'varchar', length: 500 })
+  subject: string;
+
+  @Column({ type: 'text' })
+  bodyText: string;
+
+  @Column({ type: 'text', nullable: true })
+  bodyHtml: string | null;
+
+  @Column({ type: 'varchar', length: 16, default: 'waiting' })
+  status: MailStatus;
+
+  @Column({ type: 'int', default: 0 })
+  attempts: number;
+
+  @DateColumn()
+  nextAttemptAt: Date;
+
+  @DateColumn({ nullable: true })
+  claimedAt: Date | null;
+
+  @DateColumn({ nullable: true })
+  sentAt: Date | null;
+
+  @Column({ type: 'text', nullable: true })
+  failReason: string | null;
+
+  @Column({ type: 'int', nullable: true })
+  adminUserId: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  mailTemplateId: number | null;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  note: string | null;
+
+  @DateColumn()
+  createdAt: Date;
+}

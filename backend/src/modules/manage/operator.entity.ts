@@ -1,0 +1,21 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { DateColumn } from '../../database/columns.js';
+
+/** A provider operator: signs in to the manage module, across all subjects. */
+@Entity('operator')
+export class OperatorEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'varchar', length: 255, unique: true })
+  email: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  passwordHash: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @DateColumn()
+  createdAt: Date;
+}

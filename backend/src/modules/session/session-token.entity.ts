@@ -1,0 +1,37 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { DateColumn } from '../../database/columns.js';
+
+export type TokenKind = 'admin' | 'manage';
+
+/**
+ * One table for every kind of session (admin, manage; online channels later). Only the SHA-256 of
+ * a token is stored, so a copy of the database signs nobody in.
+ */
+@Entity('session_token')
+@Index(['kind', 'principalId'])
+export class SessionTokenEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'varchar', length: 16 })
+  kind: TokenKind;
+
+  @Column({ type: 'int' })
+  principalId: number;
+
+  @Column({ type: 'varchar', length: 64, unique: true })
+  tokenHash: string;
+
+  /** The subject the session works in (a manageuser can switch it). */
+  @Column({ type: 'int', nullable: true })
+  subjectId: number | null;
+
+  @DateColumn()
+  expiresAt: Date;
+
+  @DateColumn()
+  createdAt: Date;
+
+  @DateColumn()
+  lastUsedAt: Date;
+}

@@ -1,0 +1,51 @@
+/**
+ * The error catalogue (spec §8) as data: every error a client can cause has a stable code, an HTTP
+ * status and a message key in the i18n catalogue (`errors.<CODE>`). The backend answers
+ * `{error: {code, message, details}}`; the web app picks its reaction by code.
+ */
+export const ERRORS = {
+  VALIDATION_ERROR: { status: 400, key: 'errors.VALIDATION_ERROR' },
+  BAD_REQUEST: { status: 400, key: 'errors.BAD_REQUEST' },
+  UNAUTHORIZED: { status: 401, key: 'errors.UNAUTHORIZED' },
+  TOKEN_EXPIRED: { status: 401, key: 'errors.TOKEN_EXPIRED' },
+  TOKEN_INVALID: { status: 401, key: 'errors.TOKEN_INVALID' },
+  INVALID_LOGIN: { status: 401, key: 'basics.nonValidLoginData' },
+  ADMIN_USER_NOT_VERIFIED: { status: 403, key: 'errors.ADMIN_USER_NOT_VERIFIED' },
+  FORBIDDEN: { status: 403, key: 'errors.FORBIDDEN' },
+  NOT_FOUND: { status: 404, key: 'errors.NOT_FOUND' },
+  LINK_INVALID: { status: 404, key: 'basics.enteredLinkNotExist' },
+  EMAIL_NOT_FOUND: { status: 404, key: 'basics.forgotPasswordInvalidEmail' },
+  USER_EXIST: { status: 409, key: 'errors.USER_EXIST' },
+  ADMIN_USER_ALREADY_VERIFIED: { status: 409, key: 'basics.adminUserAlreadyVerified' },
+  SUBJECT_KEY_EXIST: { status: 409, key: 'errors.SUBJECT_KEY_EXIST' },
+  SUBJECT_PATH_EXIST: { status: 409, key: 'errors.SUBJECT_PATH_EXIST' },
+  SUBJECT_PATH_FIXED: { status: 409, key: 'errors.SUBJECT_PATH_FIXED' },
+  SUBJECT_DOESNT_EXIST: { status: 404, key: 'errors.SUBJECT_DOESNT_EXIST' },
+  PAYLOAD_TOO_LARGE: { status: 413, key: 'errors.PAYLOAD_TOO_LARGE' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, key: 'errors.UNSUPPORTED_MEDIA_TYPE' },
+  TOO_MANY_REQUESTS: { status: 429, key: 'errors.TOO_MANY_REQUESTS' },
+  INTERNAL_ERROR: { status: 500, key: 'errors.INTERNAL_ERROR' },
+} as const satisfies Record<string, { status: number; key: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface FieldError {
+  /** dotted path of the field, e.g. `login` or `rights.user.getUser` */
+  path: string;
+  /** message key of spec §5, e.g. `basics.requireField` */
+  key: string;
+}
+
+export interface ErrorBody {
+  error: {
+    code: ErrorCode | string;
+    message: string;
+    details?: { fields?: FieldError[]; requestId?: string; [k: string]: unknown };
+  };
+}
+
+export function isErrorBody(value: unknown): value is ErrorBody {
+  return Boolean(
+    value && typeof value === 'object' && 'error' in value && typeof (value as ErrorBody).error?.code === 'string',
+  );
+}

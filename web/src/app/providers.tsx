@@ -1,0 +1,37 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { createTheme, MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { i18n } from './i18n';
+import { LayoutSettingsProvider, useLayoutSettings } from './layout-settings';
+import { createQueryClient } from './query-client';
+
+const theme = createTheme({ primaryColor: 'violet', defaultRadius: 'sm' });
+
+function ThemedApp({ children }: { children: ReactNode }) {
+  const { settings } = useLayoutSettings();
+  return (
+    <MantineProvider theme={theme} forceColorScheme={settings.background}>
+      <Notifications position="top-right" />
+      <ModalsProvider>{children}</ModalsProvider>
+    </MantineProvider>
+  );
+}
+
+/** Everything a screen needs around it: theme, toasts, modals, server state and translations. */
+export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={client}>
+        <LayoutSettingsProvider>
+          <ThemedApp>{children}</ThemedApp>
+        </LayoutSettingsProvider>
+      </QueryClientProvider>
+    </I18nextProvider>
+  );
+}

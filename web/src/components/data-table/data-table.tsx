@@ -1,0 +1,208 @@
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@accredo/domain';
+import { Alert, Center, Group, Loader, Pagination, Select, Table, Text } from '@mantine/core';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export type RowId = string | number;
+
+export interface DataTableColumn<T> {
+  key: string;
+  header: ReactNode;
+  render: (row: T) => ReactNode;
+  width?: number | string;
+}
+
+export interface DataTableProps<T> {
+  /** accessible name of the table */
+  label: string;
+  columns: DataTableColumn<T>[];
+  rows: T[] | undefined;
+  getRowId: (row: T) => RowId;
+  /** double-click or Enter on a row */
+  onOpen?: (row: T) => void;
+  loading?: boolean;
+  /** a message shown in place of the rows (spec §8: list load failures show a message) */
+  error?: ReactNode;
+  emptyText?: ReactNode;
+  /** controlled selection; the table keeps its own when omitted */
+  selection?: ReadonlySet<RowId>;
+  onSelectionChange?: (selection: Set<RowId>) => void;
+  initialPageSize?: number;
+}
+
+const INTERACTIVE = 'a, button, input, select, textarea, label, [role="button"], [role="checkbox"], [role="switch"]';
+
+/** Pagination appears only from this many rows (spec §9). */
+export const PAGINATION_THRESHOLD = 10;
+
+/**
+ * The shared table (spec §2 Data tables, §9): click toggles a row, ctrl/cmd-click selects the range
+ * from the last clicked row, double-click (or Enter) opens a row, client pagination with page sizes
+ * 10–50, and loading, error and empty states.
+ */
+export function DataTable<T>({
+  label,
+  columns,
+  rows,
+  getRowId,
+  onOpen,
+  loading = false,
+  error,
+  emptyText,
+  selection: controlledSelection,
+  onSelectionChange,
+  initialPageSize = DEFAULT_PAGE_SIZE,
+}: DataTableProps<T>) {
+  const { t } = useTranslation();
+  const [ownSelection, setOwnSelection] = useState<Set<RowId>>(() => new Set());
+  const selection = controlledSelection ?? ownSelection;
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(initialPageSize);
+
+  const all = rows ?? [];
+  const pageCount = Math.max(1, Math.ceil(all.length / pageSize));
+  useEffect(() => {
+    if (page > pageCount) setPage(pageCount);
+  }, [page, pageCount]);
+  const offset = (Math.min(page, pageCount) - 1) * pageSize;
+  const visible = useMemo(() => all.slice(offset, offset + pageSize), [all, offset, pageSize]);
+
+  const changeSelection = (next: Set<RowId>) => {
+    if (!controlledSelection) setOwnSelection(next);
+    onSelectionChange?.(next);
+  };
+
+  const select = (index: number, range: boolean) => {
+    const next = new Set(selection);
+    if (range && anchor !== null) {
+      const [from, to] = anchor < index ? [anchor, index] : [index, anchor];
+      for (let i = from; i <= to; i += 1) next.add(getRowId(all[i]));
+    } else {
+      const id = getRowId(all[index]);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+    }
+    setAnchor(index);
+    changeSelection(next);
+  };
+
+  const onRowClick = (event: MouseEvent<HTMLTableRowElement>, index: number) => {
+    if ((event.target as HTMLElement).closest(INTERACTIVE)) return;
+    select(index, event.ctrlKey || event.metaKey || event.shiftKey);
+  };
+
+  const onRowKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, index: number) => {
+    if (event.target !== event.currentTarget) return;
+    if (event.key === ' ') {
+      event.preventDefault();
+      select(index, event.ctrlKey || event.metaKey || event.shiftKey);
+    } else if (event.key === 'Enter' && onOpen) {
+      event.preventDefault();
+      onOpen(all[index]);
+    }
+  };
+
+  let body: ReactNode;
+  if (loading) {
+    body = (
+      <Center py="xl" role="status" aria-live="polite">
+        <Loader size="sm" mr="sm" />
+        <Text size="sm">{t('basics.loading')}</Text>
+      </Center>
+    );
+  } else if (error) {
+    body = (
+      <Alert color="red" role="alert" my="md">
+        {error === true ? t('basics.loadError') : error}
+      </Alert>
+    );
+  } else if (all.length === 0) {
+    body = (
+      <Text c="dimmed" ta="center" py="xl">
+        {emptyText ?? t('basics.noData')}
+      </Text>
+    );
+  }
+
+  return (
+    <div>
+      <Table.ScrollContainer minWidth={600}>
+        <Table highlightOnHover aria-label={label}>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column) => (
+                <Table.Th key={column.key} style={{ width: column.width }} scope="col">
+                  {column.header}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          {!body && (
+            <Table.Tbody>
+              {visible.map((row, i) => {
+                const index = offset + i;
+                const id = getRowId(row);
+                const selected = selection.has(id);
+                return (
+                  <Table.Tr
+                    key={id}
+                    tabIndex={0}
+                    aria-selected={selected}
+                    data-selected={selected || undefined}
+                    bg={selected ? 'var(--mantine-primary-color-light)' : undefined}
+                    style={{ cursor: 'pointer', userSelect: 'none' }}
+                    onClick={(event) => onRowClick(event, index)}
+                    onDoubleClick={(event) => {
+                      if ((event.target as HTMLElement).closest(INTERACTIVE)) return;
+                      onOpen?.(row);
+                    }}
+                    onKeyDown={(event) => onRowKeyDown(event, index)}
+                  >
+                    {columns.map((column) => (
+                      <Table.Td key={column.key}>{column.render(row)}</Table.Td>
+                    ))}
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          )}
+        </Table>
+      </Table.ScrollContainer>
+      {body}
+      {!body && (
+        <Group justify="space-between" mt="sm" gap="sm">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {selection.size > 0 ? t('basics.selected', { count: selection.size }) : t('basics.total', { count: all.length })}
+          </Text>
+          {all.length >= PAGINATION_THRESHOLD && (
+            <Group gap="sm">
+              <Select
+                label={t('basics.pageSize')}
+                size="xs"
+                w={110}
+                allowDeselect={false}
+                data={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
+                value={String(pageSize)}
+                onChange={(value) => {
+                  if (!value) return;
+                  setPageSize(Number(value));
+                  setPage(1);
+                }}
+              />
+              <Pagination
+                size="sm"
+                total={pageCount}
+                value={Math.min(page, pageCount)}
+                onChange={setPage}
+                aria-label={t('basics.pagination')}
+                getItemProps={(p) => ({ 'aria-label': t('basics.pageNumber', { page: p }) })}
+                getControlProps={(control) => ({ 'aria-label': t(`basics.page_${control}`) })}
+              />
+            </Group>
+          )}
+        </Group>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import type { ReactNode } from 'react';
+import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { ApiError } from '../../api/client';
+import { notifyError } from '../../app/notify';
+import { applyFieldErrors } from './api-errors';
+import { SaveBar } from './save-bar';
+import { useSaveShortcut } from './use-save-shortcut';
+import { useUnsavedChangesGuard } from './use-unsaved-guard';
+
+export interface SaveResult<TValues> {
+  /** the values the form holds from now on (its new clean state); the submitted ones by default */
+  values?: TValues;
+  /** where to go after saving, e.g. the detail after a create */
+  navigateTo?: string;
+}
+
+export interface FormShellProps<TValues extends FieldValues, TOut> {
+  form: UseFormReturn<TValues, unknown, TOut>;
+  /** saves the parsed values; throw to report a failure */
+  onSave: (values: TOut) => Promise<SaveResult<TValues> | undefined>;
+  /** reacts to a failed save by code (e.g. USER_EXIST); return true when handled */
+  onError?: (error: unknown) => boolean;
+  /** toast of an unhandled failure */
+  saveErrorKey?: string;
+  children: ReactNode;
+}
+
+/**
+ * The behaviour every form shares (spec §2, §4): a save/discard bar while dirty, Ctrl/Cmd+S,
+ * a confirmation before leaving with unsaved changes, a working state while saving, and the
+ * server's field errors shown on their inputs.
+ */
+export function FormShell<TValues extends FieldValues, TOut>({
+  form,
+  onSave,
+  onError,
+  saveErrorKey = 'basics.saveError',
+  children,
+}: FormShellProps<TValues, TOut>) {
+  const navigate = useNavigate();
+  const { isDirty, isSubmitting } = form.formState;
+  const guard = useUnsavedChangesGuard(isDirty);
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const result = await onSave(values);
+      form.reset(result?.values ?? form.getValues());
+      if (result?.navigateTo) {
+        guard.allowNextNavigation();
+        navigate(result.navigateTo);
+      }
+    } catch (error) {
+      if (onError?.(error)) return;
+      if (applyFieldErrors(error, form.setError)) {
+        notifyError('errors.VALIDATION_ERROR');
+        return;
+      }
+      notifyError(error instanceof ApiError && error.status === 0 ? 'basics.unexpectedError' : saveErrorKey);
+    }
+  });
+
+  useSaveShortcut(() => {
+    if (form.formState.isDirty && !form.formState.isSubmitting) void submit();
+  });
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      {children}
+      <SaveBar visible={isDirty} busy={isSubmitting} onSave={() => void submit()} onDiscard={() => form.reset()} />
+    </form>
+  );
+}

@@ -1,0 +1,6 @@
+export { applyFieldErrors } from './api-errors';
+export { FormShell, type FormShellProps, type SaveResult } from './form-shell';
+export { SaveBar } from './save-bar';
+export { useFieldError } from './use-field-error';
+export { useSaveShortcut } from './use-save-shortcut';
+export { useUnsavedChangesGuard } from './use-unsaved-guard';

@@ -1,0 +1,22 @@
+import { isLanguage, LANGUAGES } from '@accredo/i18n';
+import { Select } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { applyLanguage } from '../../app/i18n';
+
+/** The language Select (spec §1): offered only where multi-language applies. */
+export function LanguageSwitcher() {
+  const { t, i18n } = useTranslation();
+  return (
+    <Select
+      label={t('basics.language')}
+      size="xs"
+      w={130}
+      allowDeselect={false}
+      data={LANGUAGES.map((lang) => ({ value: lang, label: t(`lang.${lang}`) }))}
+      value={i18n.language}
+      onChange={(value) => {
+        if (isLanguage(value)) applyLanguage(value);
+      }}
+    />
+  );
+}
