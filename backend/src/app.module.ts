@@ -34,6 +34,9 @@ class ConfigModule {
   }
 }
 
+/** Every controller of the app; the route test walks them all. */
+export const CONTROLLERS = [HealthController, SessionController, AdminUserController, SubjectController, ManageController];
+
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -54,7 +57,7 @@ export class AppModule {
         TypeOrmModule.forFeature([SubjectEntity, AdminUserEntity, OperatorEntity, SessionTokenEntity, AccountLinkEntity, RateLimitEntity]),
         MailModule,
       ],
-      controllers: [HealthController, SessionController, AdminUserController, SubjectController, ManageController],
+      controllers: CONTROLLERS,
       providers: [
         TokenService,
         AccountLinkService,

@@ -7,7 +7,7 @@ import type { TableColumnOptions } from 'typeorm/schema-builder/options/TableCol
  */
 let idType = 'int';
 const id = (): TableColumnOptions => ({ name: 'id', type: idType, isPrimary: true, isGenerated: true, generationStrategy: 'increment' });
-const int = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'int', isNullable: nullable });
+const int = (name: string, nullable = false): TableColumnOptions => ({ name, type: idType, isNullable: nullable });
 const varchar = (name: string, length: number, extra: Partial<TableColumnOptions> = {}): TableColumnOptions => ({
   name,
   type: 'varchar',
@@ -23,11 +23,14 @@ const datetime = (name: string, nullable = false): TableColumnOptions => ({
   isNullable: nullable,
 });
 
+const unique = (table: string, column: string) => ({ name: `UQ_${table}_${column}`, columnNames: [column], isUnique: true });
+
 export class Init1763780000000 implements MigrationInterface {
   name = 'Init1763780000000';
 
   async up(q: QueryRunner): Promise<void> {
-    // SQLite's auto-increment key must be declared INTEGER exactly.
+    // SQLite's auto-increment key must be declared INTEGER exactly, and TypeORM reads every
+    // integer column of SQLite back as INTEGER: use it there so entities and schema agree.
     idType = q.connection.driver.options.type === 'mariadb' ? 'int' : 'integer';
     await q.createTable(
       new Table({
@@ -35,14 +38,15 @@ export class Init1763780000000 implements MigrationInterface {
         columns: [
           id(),
           varchar('name', 255),
-          varchar('key', 64, { isUnique: true }),
-          varchar('deviceKey', 64, { isUnique: true }),
-          varchar('pathToFiles', 64, { isUnique: true }),
+          varchar('key', 64),
+          varchar('deviceKey', 64),
+          varchar('pathToFiles', 64),
           bool('multiLanguage', false),
           varchar('timeZone', 64, { default: "'Europe/Prague'" }),
           text('extensions'),
           datetime('createdAt'),
         ],
+        indices: [unique('subject', 'key'), unique('subject', 'deviceKey'), unique('subject', 'pathToFiles')],
       }),
     );
     await q.createTable(
@@ -51,7 +55,7 @@ export class Init1763780000000 implements MigrationInterface {
         columns: [
           id(),
           int('subjectId'),
-          varchar('login', 255, { isUnique: true }),
+          varchar('login', 255),
           varchar('passwordHash', 255, { isNullable: true }),
           varchar('name', 255),
           bool('active', true),
@@ -65,13 +69,14 @@ export class Init1763780000000 implements MigrationInterface {
           datetime('createdAt'),
           datetime('updatedAt'),
         ],
-        indices: [{ columnNames: ['subjectId'] }],
+        indices: [unique('admin_user', 'login'), { name: 'IDX_admin_user_subjectId', columnNames: ['subjectId'] }],
       }),
     );
     await q.createTable(
       new Table({
         name: 'operator',
-        columns: [id(), varchar('email', 255, { isUnique: true }), varchar('passwordHash', 255), varchar('name', 255), datetime('createdAt')],
+        columns: [id(), varchar('email', 255), varchar('passwordHash', 255), varchar('name', 255), datetime('createdAt')],
+        indices: [unique('operator', 'email')],
       }),
     );
     await q.createTable(
@@ -81,13 +86,13 @@ export class Init1763780000000 implements MigrationInterface {
           id(),
           varchar('kind', 16),
           int('principalId'),
-          { name: 'tokenHash', type: 'varchar', length: '64', isUnique: true },
+          { name: 'tokenHash', type: 'varchar', length: '64' },
           int('subjectId', true),
           datetime('expiresAt'),
           datetime('createdAt'),
           datetime('lastUsedAt'),
         ],
-        indices: [{ columnNames: ['kind', 'principalId'] }],
+        indices: [unique('session_token', 'tokenHash'), { name: 'IDX_session_token_principal', columnNames: ['kind', 'principalId'] }],
       }),
     );
     await q.createTable(
@@ -97,11 +102,12 @@ export class Init1763780000000 implements MigrationInterface {
           id(),
           int('adminUserId'),
           varchar('kind', 16),
-          { name: 'linkHash', type: 'varchar', length: '64', isUnique: true },
+          { name: 'linkHash', type: 'varchar', length: '64' },
           datetime('expiresAt'),
           datetime('usedAt', true),
           datetime('createdAt'),
         ],
+        indices: [unique('account_link', 'linkHash')],
       }),
     );
     await q.createTable(
@@ -115,7 +121,7 @@ export class Init1763780000000 implements MigrationInterface {
           text('bodyText'),
           text('bodyHtml', true),
           varchar('status', 16, { default: "'waiting'" }),
-          { name: 'attempts', type: 'int', default: 0 },
+          { name: 'attempts', type: idType, default: 0 },
           datetime('nextAttemptAt'),
           datetime('claimedAt', true),
           datetime('sentAt', true),
@@ -125,7 +131,10 @@ export class Init1763780000000 implements MigrationInterface {
           varchar('note', 500, { isNullable: true }),
           datetime('createdAt'),
         ],
-        indices: [{ columnNames: ['status', 'nextAttemptAt'] }, { columnNames: ['subjectId'] }],
+        indices: [
+          { name: 'IDX_mail_queue_due', columnNames: ['status', 'nextAttemptAt'] },
+          { name: 'IDX_mail_queue_subjectId', columnNames: ['subjectId'] },
+        ],
       }),
     );
     await q.createTable(
@@ -133,7 +142,7 @@ export class Init1763780000000 implements MigrationInterface {
         name: 'rate_limit',
         columns: [
           { name: 'key', type: 'varchar', length: '191', isPrimary: true },
-          { name: 'count', type: 'int', default: 0 },
+          { name: 'count', type: idType, default: 0 },
           datetime('windowStart'),
         ],
       }),

@@ -7,12 +7,13 @@ export class AdminUserEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Index()
+  @Index('IDX_admin_user_subjectId')
   @Column({ type: 'int' })
   subjectId: number;
 
   /** The login is an e-mail, unique across the system (sign-in happens before a subject is known). */
-  @Column({ type: 'varchar', length: 255, unique: true })
+  @Index('UQ_admin_user_login', { unique: true })
+  @Column({ type: 'varchar', length: 255 })
   login: string;
 
   @Column({ type: 'varchar', length: 255, nullable: true })

@@ -5,12 +5,12 @@ export type MailStatus = 'waiting' | 'sending' | 'sent' | 'error';
 
 /** The queue of record for every outgoing mail (spec §3 mailQueue, §4 Mails). */
 @Entity('mail_queue')
-@Index(['status', 'nextAttemptAt'])
+@Index('IDX_mail_queue_due', ['status', 'nextAttemptAt'])
 export class MailQueueEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Index()
+  @Index('IDX_mail_queue_subjectId')
   @Column({ type: 'int', nullable: true })
   subjectId: number | null;
 

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { DateColumn } from '../../database/columns.js';
 
 export type LinkKind = 'verify' | 'password';
@@ -15,7 +15,8 @@ export class AccountLinkEntity {
   @Column({ type: 'varchar', length: 16 })
   kind: LinkKind;
 
-  @Column({ type: 'varchar', length: 64, unique: true })
+  @Index('UQ_account_link_linkHash', { unique: true })
+  @Column({ type: 'varchar', length: 64 })
   linkHash: string;
 
   @DateColumn()

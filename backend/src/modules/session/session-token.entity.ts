@@ -8,7 +8,7 @@ export type TokenKind = 'admin' | 'manage';
  * a token is stored, so a copy of the database signs nobody in.
  */
 @Entity('session_token')
-@Index(['kind', 'principalId'])
+@Index('IDX_session_token_principal', ['kind', 'principalId'])
 export class SessionTokenEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -19,7 +19,8 @@ export class SessionTokenEntity {
   @Column({ type: 'int' })
   principalId: number;
 
-  @Column({ type: 'varchar', length: 64, unique: true })
+  @Index('UQ_session_token_tokenHash', { unique: true })
+  @Column({ type: 'varchar', length: 64 })
   tokenHash: string;
 
   /** The subject the session works in (a manageuser can switch it). */

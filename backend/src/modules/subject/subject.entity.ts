@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
 
 @Entity('subject')
@@ -9,14 +9,17 @@ export class SubjectEntity {
   @Column({ type: 'varchar', length: 255 })
   name: string;
 
-  @Column({ type: 'varchar', length: 64, unique: true })
+  @Index('UQ_subject_key', { unique: true })
+  @Column({ type: 'varchar', length: 64 })
   key: string;
 
-  @Column({ type: 'varchar', length: 64, unique: true })
+  @Index('UQ_subject_deviceKey', { unique: true })
+  @Column({ type: 'varchar', length: 64 })
   deviceKey: string;
 
   /** Folder of the subject's files under DATA_DIR/files; fixed once created. */
-  @Column({ type: 'varchar', length: 64, unique: true })
+  @Index('UQ_subject_pathToFiles', { unique: true })
+  @Column({ type: 'varchar', length: 64 })
   pathToFiles: string;
 
   @BoolColumn(false)
