@@ -31,7 +31,11 @@ const backendProject = (db: 'sqlite' | 'mariadb') => ({
 export default defineConfig({
   test: {
     projects: [
-      { resolve: source, ssr: ssrSource, test: { name: 'libs', include: ['libs/*/src/**/*.spec.ts'], environment: 'node' } },
+      {
+        resolve: source,
+        ssr: ssrSource,
+        test: { name: 'libs', include: ['libs/*/src/**/*.spec.ts'], environment: 'node' },
+      },
       backendProject('sqlite'),
       backendProject('mariadb'),
       {

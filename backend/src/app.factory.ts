@@ -41,7 +41,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 
   const doc = SwaggerModule.createDocument(
     app,
-    new DocumentBuilder().setTitle('Accredo API').setDescription('Spec §7: admin, online, preview and manage calls').setVersion('1').build(),
+    new DocumentBuilder()
+      .setTitle('Accredo API')
+      .setDescription('Spec §7: admin, online, preview and manage calls')
+      .setVersion('1')
+      .build(),
   );
   SwaggerModule.setup('api/docs', app, doc);
 

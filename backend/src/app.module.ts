@@ -35,7 +35,13 @@ class ConfigModule {
 }
 
 /** Every controller of the app; the route test walks them all. */
-export const CONTROLLERS = [HealthController, SessionController, AdminUserController, SubjectController, ManageController];
+export const CONTROLLERS = [
+  HealthController,
+  SessionController,
+  AdminUserController,
+  SubjectController,
+  ManageController,
+];
 
 @Module({})
 export class AppModule {
@@ -54,7 +60,14 @@ export class AppModule {
             return ds;
           },
         }),
-        TypeOrmModule.forFeature([SubjectEntity, AdminUserEntity, OperatorEntity, SessionTokenEntity, AccountLinkEntity, RateLimitEntity]),
+        TypeOrmModule.forFeature([
+          SubjectEntity,
+          AdminUserEntity,
+          OperatorEntity,
+          SessionTokenEntity,
+          AccountLinkEntity,
+          RateLimitEntity,
+        ]),
         MailModule,
       ],
       controllers: CONTROLLERS,

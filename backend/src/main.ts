@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory.js';
-import { ConfigError, loadConfig } from './config/config.js';
+import { type AppConfig, ConfigError, loadConfig } from './config/config.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (err) {

@@ -30,7 +30,10 @@ export class AccessGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]);
+    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (!access) throw new AppError('FORBIDDEN');
     if (access.kind === 'public') return true;
     const req = context.switchToHttp().getRequest<AppRequest>();

@@ -44,11 +44,22 @@ export class ErrorFilter implements ExceptionFilter {
     const reply = ctx.getResponse<FastifyReply>();
     const { status, body } = this.toBody(exception, req);
 
-    if (status === 404 && this.indexHtml && req.method === 'GET' && !req.url.startsWith('/api/') && body.error.code === 'NOT_FOUND') {
-      reply.status(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(this.indexHtml));
+    if (
+      status === 404 &&
+      this.indexHtml &&
+      req.method === 'GET' &&
+      !req.url.startsWith('/api/') &&
+      body.error.code === 'NOT_FOUND'
+    ) {
+      reply
+        .status(200)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(fs.createReadStream(this.indexHtml));
       return;
     }
-    if (status === 429 && typeof body.error.details?.retryAfter === 'number') reply.header('retry-after', String(body.error.details.retryAfter));
+    if (status === 429 && typeof body.error.details?.retryAfter === 'number')
+      reply.header('retry-after', String(body.error.details.retryAfter));
     reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 
@@ -74,7 +85,10 @@ export class ErrorFilter implements ExceptionFilter {
     }
 
     const requestId = String(req.id ?? '');
-    this.logger.error(`Unexpected error in ${req.method} ${req.url} [request ${requestId}]`, (exception as Error)?.stack ?? String(exception));
+    this.logger.error(
+      `Unexpected error in ${req.method} ${req.url} [request ${requestId}]`,
+      (exception as Error)?.stack ?? String(exception),
+    );
     return make('INTERNAL_ERROR', { requestId });
   }
 }

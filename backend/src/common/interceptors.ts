@@ -19,7 +19,11 @@ export class DataEnvelopeInterceptor implements NestInterceptor {
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return next.handle().pipe(
       map((value) => {
-        if (value && typeof value === 'object' && (Buffer.isBuffer(value) || typeof (value as { pipe?: unknown }).pipe === 'function')) {
+        if (
+          value &&
+          typeof value === 'object' &&
+          (Buffer.isBuffer(value) || typeof (value as { pipe?: unknown }).pipe === 'function')
+        ) {
           return value;
         }
         return { data: value ?? null };

@@ -4,7 +4,13 @@ import type { OperatorEntity } from '../modules/manage/operator.entity.js';
 import type { SessionTokenEntity } from '../modules/session/session-token.entity.js';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 
-export type AdminAuth = { kind: 'admin'; user: AdminUserEntity; token: SessionTokenEntity; rawToken: string; subjectId: number };
+export type AdminAuth = {
+  kind: 'admin';
+  user: AdminUserEntity;
+  token: SessionTokenEntity;
+  rawToken: string;
+  subjectId: number;
+};
 export type ManageAuth = { kind: 'manage'; operator: OperatorEntity; token: SessionTokenEntity; rawToken: string };
 
 export type AppRequest = FastifyRequest & { auth?: AdminAuth | ManageAuth; requestId?: string };

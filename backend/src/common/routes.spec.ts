@@ -58,7 +58,10 @@ describe('every route', () => {
     const guarded = routes().filter((r) => r.access?.kind === 'admin' && (r.access.right || r.access.manageuser));
     expect(guarded.length).toBeGreaterThan(5);
     for (const route of guarded) {
-      const res = await t.api(route.method, concrete(route.path), { token: noRights, body: route.method === 'GET' ? undefined : {} });
+      const res = await t.api(route.method, concrete(route.path), {
+        token: noRights,
+        body: route.method === 'GET' ? undefined : {},
+      });
       expect([route.name, res.status, res.body?.error?.code]).toEqual([route.name, 403, 'FORBIDDEN']);
     }
   });

@@ -30,9 +30,7 @@ const envSchema = z.object({
   PASSWORD_HASH_COST: z.coerce.number().int().min(4).max(20).default(15),
 });
 
-export type DatabaseConfig =
-  | { type: 'sqlite'; file: string }
-  | { type: 'mariadb'; url: string };
+export type DatabaseConfig = { type: 'sqlite'; file: string } | { type: 'mariadb'; url: string };
 
 export interface AppConfig {
   port: number;

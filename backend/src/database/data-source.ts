@@ -24,7 +24,13 @@ export const MIGRATIONS = [Init1763780000000];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */
 export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
-  const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, migrationsRun: false, logging: false } as const;
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+  } as const;
   if (db.type === 'sqlite') {
     if (db.file !== ':memory:') fs.mkdirSync(path.dirname(db.file), { recursive: true });
     return {
@@ -39,7 +45,14 @@ export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
     };
   }
   // 'mariadb' rather than 'mysql': with 'mysql' a schema diff against MariaDB never goes away.
-  return { ...common, type: 'mariadb', url: db.url, timezone: 'Z', charset: 'utf8mb4_unicode_ci', extra: { connectionLimit: 20 } };
+  return {
+    ...common,
+    type: 'mariadb',
+    url: db.url,
+    timezone: 'Z',
+    charset: 'utf8mb4_unicode_ci',
+    extra: { connectionLimit: 20 },
+  };
 }
 
 /** On MySQL/MariaDB the database named in DATABASE_URL is created when it does not exist yet. */

@@ -33,7 +33,11 @@ export interface TestApp {
   config: AppConfig;
   ds: DataSource;
   dataDir: string;
-  api<T = any>(method: string, path: string, options?: { body?: unknown; token?: string; manageToken?: string; raw?: string; headers?: Record<string, string> }): Promise<ApiResult<T>>;
+  api<T = any>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: string; manageToken?: string; raw?: string; headers?: Record<string, string> },
+  ): Promise<ApiResult<T>>;
   /** Sends every waiting mail now and returns the queue rows. */
   mails(): Promise<MailQueueEntity[]>;
   close(): Promise<void>;
@@ -129,7 +133,11 @@ export interface UserOptions extends Partial<AdminUserEntity> {
   grant?: RightPair[];
 }
 
-export async function createAdminUser(t: TestApp, subject: SubjectEntity, options: UserOptions = {}): Promise<AdminUserEntity> {
+export async function createAdminUser(
+  t: TestApp,
+  subject: SubjectEntity,
+  options: UserOptions = {},
+): Promise<AdminUserEntity> {
   const { grant = [], ...data } = options;
   const rights: Rights = buildRights(([page, action]) => grant.some(([p, a]) => p === page && a === action));
   const repo = t.ds.getRepository(AdminUserEntity);
@@ -160,7 +168,9 @@ export async function loginAs(t: TestApp, user: AdminUserEntity): Promise<string
 }
 
 export async function operatorToken(t: TestApp): Promise<string> {
-  const res = await t.api('POST', '/api/manage/v1/login', { body: { login: 'operator@test.local', password: TEST_PASSWORD } });
+  const res = await t.api('POST', '/api/manage/v1/login', {
+    body: { login: 'operator@test.local', password: TEST_PASSWORD },
+  });
   if (res.status !== 200) throw new Error(`operator login failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.token;
 }

@@ -18,7 +18,12 @@ describe('rights', () => {
     expect(hasRight({ rights }, 'adminUser', 'get')).toBe(true);
     expect(hasRight({ rights }, 'adminUser', 'create')).toBe(false);
     expect(hasRight(null, 'adminUser', 'get')).toBe(false);
-    expect(hasAnyRight({ rights }, [['subject', 'get'], ['adminUser', 'get']])).toBe(true);
+    expect(
+      hasAnyRight({ rights }, [
+        ['subject', 'get'],
+        ['adminUser', 'get'],
+      ]),
+    ).toBe(true);
   });
 
   it('normalises submitted rights to the catalogue, dropping unknown pairs', () => {

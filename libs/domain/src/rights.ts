@@ -104,6 +104,9 @@ export function hasRight(holder: RightsHolder | null | undefined, page: string, 
 }
 
 /** Any of the listed pairs (spec §6: lists of pairs, any match). */
-export function hasAnyRight(holder: RightsHolder | null | undefined, pairs: readonly (readonly [string, string])[]): boolean {
+export function hasAnyRight(
+  holder: RightsHolder | null | undefined,
+  pairs: readonly (readonly [string, string])[],
+): boolean {
   return pairs.some(([page, action]) => hasRight(holder, page, action));
 }

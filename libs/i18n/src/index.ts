@@ -30,7 +30,11 @@ export function isLanguage(value: unknown): value is Language {
  * Server-side translation (mails, error messages) with the same `{{name}}` interpolation as
  * i18next in the browser. Falls back to Czech, then to the key itself.
  */
-export function translate(language: string | null | undefined, key: string, params: Record<string, unknown> = {}): string {
+export function translate(
+  language: string | null | undefined,
+  key: string,
+  params: Record<string, unknown> = {},
+): string {
   const lang = isLanguage(language) ? language : FALLBACK_LANGUAGE;
   const text = lookup(resources[lang] as Tree, key) ?? lookup(resources[FALLBACK_LANGUAGE] as Tree, key) ?? key;
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));

@@ -6,7 +6,13 @@ import type { TableColumnOptions } from 'typeorm/schema-builder/options/TableCol
  * same schema on SQLite and MariaDB (a test proves entities and migrations agree on both).
  */
 let idType = 'int';
-const id = (): TableColumnOptions => ({ name: 'id', type: idType, isPrimary: true, isGenerated: true, generationStrategy: 'increment' });
+const id = (): TableColumnOptions => ({
+  name: 'id',
+  type: idType,
+  isPrimary: true,
+  isGenerated: true,
+  generationStrategy: 'increment',
+});
 const int = (name: string, nullable = false): TableColumnOptions => ({ name, type: idType, isNullable: nullable });
 const varchar = (name: string, length: number, extra: Partial<TableColumnOptions> = {}): TableColumnOptions => ({
   name,
@@ -23,7 +29,11 @@ const datetime = (name: string, nullable = false): TableColumnOptions => ({
   isNullable: nullable,
 });
 
-const unique = (table: string, column: string) => ({ name: `UQ_${table}_${column}`, columnNames: [column], isUnique: true });
+const unique = (table: string, column: string) => ({
+  name: `UQ_${table}_${column}`,
+  columnNames: [column],
+  isUnique: true,
+});
 
 export class Init1763780000000 implements MigrationInterface {
   name = 'Init1763780000000';
@@ -75,7 +85,13 @@ export class Init1763780000000 implements MigrationInterface {
     await q.createTable(
       new Table({
         name: 'operator',
-        columns: [id(), varchar('email', 255), varchar('passwordHash', 255), varchar('name', 255), datetime('createdAt')],
+        columns: [
+          id(),
+          varchar('email', 255),
+          varchar('passwordHash', 255),
+          varchar('name', 255),
+          datetime('createdAt'),
+        ],
         indices: [unique('operator', 'email')],
       }),
     );
@@ -92,7 +108,10 @@ export class Init1763780000000 implements MigrationInterface {
           datetime('createdAt'),
           datetime('lastUsedAt'),
         ],
-        indices: [unique('session_token', 'tokenHash'), { name: 'IDX_session_token_principal', columnNames: ['kind', 'principalId'] }],
+        indices: [
+          unique('session_token', 'tokenHash'),
+          { name: 'IDX_session_token_principal', columnNames: ['kind', 'principalId'] },
+        ],
       }),
     );
     await q.createTable(
@@ -150,7 +169,15 @@ export class Init1763780000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['rate_limit', 'mail_queue', 'account_link', 'session_token', 'operator', 'admin_user', 'subject']) {
+    for (const t of [
+      'rate_limit',
+      'mail_queue',
+      'account_link',
+      'session_token',
+      'operator',
+      'admin_user',
+      'subject',
+    ]) {
       await q.dropTable(t);
     }
   }

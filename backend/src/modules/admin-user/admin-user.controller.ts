@@ -34,7 +34,10 @@ export class AdminUserController {
 
   @Post('admin-user')
   @Right('adminUser', 'create')
-  async create(@ValidBody(adminUserCreateSchema) body: z.output<typeof adminUserCreateSchema>, @CurrentAdmin() actor: AdminAuth) {
+  async create(
+    @ValidBody(adminUserCreateSchema) body: z.output<typeof adminUserCreateSchema>,
+    @CurrentAdmin() actor: AdminAuth,
+  ) {
     return this.service.create(body, actor);
   }
 
@@ -57,7 +60,10 @@ export class AdminUserController {
   /** The profile of the signed-in user (spec §6: needs getActualAdminUser). */
   @Put('actual')
   @Right('adminUser', 'getActualAdminUser')
-  async updateProfile(@ValidBody(profileSchema) body: z.output<typeof profileSchema>, @CurrentAdmin() actor: AdminAuth) {
+  async updateProfile(
+    @ValidBody(profileSchema) body: z.output<typeof profileSchema>,
+    @CurrentAdmin() actor: AdminAuth,
+  ) {
     return this.service.updateProfile(actor, body);
   }
 }

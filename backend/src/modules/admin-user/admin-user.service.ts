@@ -57,7 +57,12 @@ export class AdminUserService {
   }
 
   async create(input: CreateInput, actor: AdminAuth): Promise<AdminUser> {
-    const user = this.scoped.create({ verified: false, superuser: false, manageuser: false, rights: normalizeRights({}) });
+    const user = this.scoped.create({
+      verified: false,
+      superuser: false,
+      manageuser: false,
+      rights: normalizeRights({}),
+    });
     await this.apply(user, input, { rights: canEditRights(actor) });
     const saved = await this.saveUnique(() => this.scoped.save(user));
     await this.links.sendVerification(saved, await this.subjectName(saved.subjectId), actor.user.language);
@@ -118,7 +123,12 @@ export class AdminUserService {
   async manageCreate(input: ManageCreateInput): Promise<AdminUser> {
     const subject = await this.requireSubject(input.subjectId);
     const now = new Date();
-    const user = this.users.create({ verified: false, rights: normalizeRights({}), createdAt: now, subjectId: subject.id });
+    const user = this.users.create({
+      verified: false,
+      rights: normalizeRights({}),
+      createdAt: now,
+      subjectId: subject.id,
+    });
     await this.apply(user, input, { rights: true });
     user.superuser = input.superuser;
     user.manageuser = input.manageuser;
@@ -142,9 +152,14 @@ export class AdminUserService {
 
   // ---- shared ----
 
-  private async apply(user: AdminUserEntity, input: CreateInput | UpdateInput, allow: { rights: boolean }): Promise<void> {
+  private async apply(
+    user: AdminUserEntity,
+    input: CreateInput | UpdateInput,
+    allow: { rights: boolean },
+  ): Promise<void> {
     const existing = await this.users.findOneBy({ login: input.login });
-    if (existing && existing.id !== user.id) throw new AppError('USER_EXIST', { fields: [{ path: 'login', key: 'errors.USER_EXIST' }] });
+    if (existing && existing.id !== user.id)
+      throw new AppError('USER_EXIST', { fields: [{ path: 'login', key: 'errors.USER_EXIST' }] });
     user.login = input.login;
     user.name = input.name;
     user.active = input.active;

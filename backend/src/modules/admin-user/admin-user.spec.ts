@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp, TEST_PASSWORD } from '../../testing/test-app.js';
+import {
+  createAdminUser,
+  createSubject,
+  createTestApp,
+  loginAs,
+  type TestApp,
+  TEST_PASSWORD,
+} from '../../testing/test-app.js';
 import type { SubjectEntity } from '../subject/subject.entity.js';
 
 describe('admin users (spec §7 admin-user, §5 Admin user, §6 rights)', () => {
@@ -22,7 +29,9 @@ describe('admin users (spec §7 admin-user, §5 Admin user, §6 rights)', () => 
     const logins = list.body.data.map((u: { login: string }) => u.login);
     expect(logins).toContain(mine.login);
     expect(logins).not.toContain(theirs.login);
-    expect((await t.api('GET', `/api/admin/v1/admin-user/${mine.id}`, { token: superToken })).body.data.login).toBe(mine.login);
+    expect((await t.api('GET', `/api/admin/v1/admin-user/${mine.id}`, { token: superToken })).body.data.login).toBe(
+      mine.login,
+    );
     for (const [method, path] of [
       ['GET', `/api/admin/v1/admin-user/${theirs.id}`],
       ['GET', `/api/admin/v1/admin-user/forgot-password/${theirs.id}`],
@@ -31,7 +40,10 @@ describe('admin users (spec §7 admin-user, §5 Admin user, §6 rights)', () => 
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
-    const put = await t.api('PUT', `/api/admin/v1/admin-user/${theirs.id}`, { token: superToken, body: { login: theirs.login, name: 'Hijack' } });
+    const put = await t.api('PUT', `/api/admin/v1/admin-user/${theirs.id}`, {
+      token: superToken,
+      body: { login: theirs.login, name: 'Hijack' },
+    });
     expect(put.status).toBe(404);
     expect((await t.api('GET', '/api/admin/v1/admin-user/abc', { token: superToken })).status).toBe(404);
   });
@@ -44,16 +56,26 @@ describe('admin users (spec §7 admin-user, §5 Admin user, §6 rights)', () => 
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ login: 'new.person@example.com', verified: false, subjectId: subject.id });
     const mails = await t.mails();
-    expect(mails.some((m) => m.recipient === 'new.person@example.com' && m.status === 'sent' && m.note === 'account-link:verify')).toBe(true);
+    expect(
+      mails.some(
+        (m) => m.recipient === 'new.person@example.com' && m.status === 'sent' && m.note === 'account-link:verify',
+      ),
+    ).toBe(true);
 
     const dup = await t.api('POST', '/api/admin/v1/admin-user', {
       token: superToken,
       body: { login: 'NEW.person@example.com', password: 'first-pass', name: 'Again' },
     });
     expect(dup.status).toBe(409);
-    expect(dup.body.error).toMatchObject({ code: 'USER_EXIST', details: { fields: [{ path: 'login', key: 'errors.USER_EXIST' }] } });
+    expect(dup.body.error).toMatchObject({
+      code: 'USER_EXIST',
+      details: { fields: [{ path: 'login', key: 'errors.USER_EXIST' }] },
+    });
 
-    const invalid = await t.api('POST', '/api/admin/v1/admin-user', { token: superToken, body: { login: 'not-an-email', name: '' } });
+    const invalid = await t.api('POST', '/api/admin/v1/admin-user', {
+      token: superToken,
+      body: { login: 'not-an-email', name: '' },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.details.fields).toEqual([
       { path: 'login', key: 'basics.emailNotValid' },
@@ -72,16 +94,32 @@ describe('admin users (spec §7 admin-user, §5 Admin user, §6 rights)', () => 
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'Renamed', active: false });
     expect((await t.api('GET', '/api/admin/v1/actual', { token })).status).toBe(401);
-    await t.api('PUT', `/api/admin/v1/admin-user/${user.id}`, { token: superToken, body: { login: user.login, name: 'Renamed', active: true } });
-    expect((await t.api('POST', '/api/admin/v1/login', { body: { login: user.login, password: TEST_PASSWORD } })).status).toBe(200);
+    await t.api('PUT', `/api/admin/v1/admin-user/${user.id}`, {
+      token: superToken,
+      body: { login: user.login, name: 'Renamed', active: true },
+    });
+    expect(
+      (await t.api('POST', '/api/admin/v1/login', { body: { login: user.login, password: TEST_PASSWORD } })).status,
+    ).toBe(200);
   });
 
   it('lets only a superuser or manageuser set rights; an ordinary admin’s rights in the body are ignored', async () => {
-    const manager = await createAdminUser(t, subject, { grant: [['adminUser', 'get'], ['adminUser', 'create'], ['adminUser', 'update']] });
+    const manager = await createAdminUser(t, subject, {
+      grant: [
+        ['adminUser', 'get'],
+        ['adminUser', 'create'],
+        ['adminUser', 'update'],
+      ],
+    });
     const token = await loginAs(t, manager);
     const res = await t.api('POST', '/api/admin/v1/admin-user', {
       token,
-      body: { login: 'escalate@example.com', password: 'first-pass', name: 'E', rights: { subject: { update: { is: true } } } },
+      body: {
+        login: 'escalate@example.com',
+        password: 'first-pass',
+        name: 'E',
+        rights: { subject: { update: { is: true } } },
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body.data.rights.subject.update.is).toBe(false);
@@ -95,13 +133,15 @@ describe('admin users (spec §7 admin-user, §5 Admin user, §6 rights)', () => 
 
   it('verifies manually only as manageuser, once', async () => {
     const pending = await createAdminUser(t, subject, { verified: false });
-    expect((await t.api('PUT', `/api/admin/v1/admin-user/verify/${pending.id}`, { token: superToken })).status).toBe(403);
+    expect((await t.api('PUT', `/api/admin/v1/admin-user/verify/${pending.id}`, { token: superToken })).status).toBe(
+      403,
+    );
     const manage = await loginAs(t, await createAdminUser(t, subject, { manageuser: true }));
     const ok = await t.api('PUT', `/api/admin/v1/admin-user/verify/${pending.id}`, { token: manage });
     expect(ok.body.data.verified).toBe(true);
-    expect((await t.api('PUT', `/api/admin/v1/admin-user/verify/${pending.id}`, { token: manage })).body.error.code).toBe(
-      'ADMIN_USER_ALREADY_VERIFIED',
-    );
+    expect(
+      (await t.api('PUT', `/api/admin/v1/admin-user/verify/${pending.id}`, { token: manage })).body.error.code,
+    ).toBe('ADMIN_USER_ALREADY_VERIFIED');
   });
 
   it('sends a password-change request by e-mail', async () => {

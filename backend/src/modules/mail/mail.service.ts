@@ -65,7 +65,11 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   onApplicationBootstrap(): void {
-    this.logger.log(this.transport.mode === 'smtp' ? 'Sending mail over SMTP' : `No SMTP_URL: mails are written to ${this.config.dataDir}/outbox`);
+    this.logger.log(
+      this.transport.mode === 'smtp'
+        ? 'Sending mail over SMTP'
+        : `No SMTP_URL: mails are written to ${this.config.dataDir}/outbox`,
+    );
     this.timer = setInterval(() => this.wake(), POLL_MS);
     this.timer.unref();
     this.wake();
@@ -129,11 +133,24 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async sendOne(mail: MailQueueEntity): Promise<void> {
     // Claim the row atomically, so two workers never send the same mail.
-    const claim = await this.queue.update({ id: mail.id, status: 'waiting' }, { status: 'sending', claimedAt: new Date() });
+    const claim = await this.queue.update(
+      { id: mail.id, status: 'waiting' },
+      { status: 'sending', claimedAt: new Date() },
+    );
     if (!claim.affected) return;
     try {
-      await this.transport.send({ id: mail.id, from: this.config.mailFrom, to: mail.recipient, subject: mail.subject, text: mail.bodyText, html: mail.bodyHtml });
-      await this.queue.update({ id: mail.id }, { status: 'sent', sentAt: new Date(), claimedAt: null, failReason: null, attempts: mail.attempts + 1 });
+      await this.transport.send({
+        id: mail.id,
+        from: this.config.mailFrom,
+        to: mail.recipient,
+        subject: mail.subject,
+        text: mail.bodyText,
+        html: mail.bodyHtml,
+      });
+      await this.queue.update(
+        { id: mail.id },
+        { status: 'sent', sentAt: new Date(), claimedAt: null, failReason: null, attempts: mail.attempts + 1 },
+      );
     } catch (err) {
       const attempts = mail.attempts + 1;
       const reason = (err as Error).message.slice(0, 2000);

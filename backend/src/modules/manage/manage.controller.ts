@@ -84,7 +84,8 @@ export class ManageController {
   @Get('admin-user')
   @OperatorSession()
   adminUserList(@Query('subjectId') subjectId?: string) {
-    if (subjectId !== undefined && !/^\d+$/.test(subjectId)) throw AppError.validation([{ path: 'subjectId', key: 'basics.invalidValue' }]);
+    if (subjectId !== undefined && !/^\d+$/.test(subjectId))
+      throw AppError.validation([{ path: 'subjectId', key: 'basics.invalidValue' }]);
     return this.adminUsers.manageList(subjectId ? Number(subjectId) : undefined);
   }
 
@@ -102,7 +103,10 @@ export class ManageController {
 
   @Put('admin-user/:id')
   @OperatorSession()
-  adminUserUpdate(@IdParam() id: number, @ValidBody(manageAdminUserUpdateSchema) body: z.output<typeof manageAdminUserUpdateSchema>) {
+  adminUserUpdate(
+    @IdParam() id: number,
+    @ValidBody(manageAdminUserUpdateSchema) body: z.output<typeof manageAdminUserUpdateSchema>,
+  ) {
     return this.adminUsers.manageUpdate(id, body);
   }
 }

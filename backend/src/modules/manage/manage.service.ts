@@ -32,13 +32,20 @@ export class ManageService implements OnApplicationBootstrap {
     const generated = !this.config.operatorPassword;
     const password = this.config.operatorPassword ?? randomBytes(9).toString('base64url');
     try {
-      await this.operators.insert({ email, name: 'Operator', passwordHash: await hashPassword(password, this.config.passwordHashCost), createdAt: new Date() });
+      await this.operators.insert({
+        email,
+        name: 'Operator',
+        passwordHash: await hashPassword(password, this.config.passwordHashCost),
+        createdAt: new Date(),
+      });
     } catch {
       return; // another instance created it at the same moment
     }
     if (generated) {
       this.logger.warn(`Created the manage-module operator ${email} with the generated password: ${password}`);
-      this.logger.warn('It is shown only this once. Sign in at /manage/login (set OPERATOR_EMAIL and OPERATOR_PASSWORD to choose them).');
+      this.logger.warn(
+        'It is shown only this once. Sign in at /manage/login (set OPERATOR_EMAIL and OPERATOR_PASSWORD to choose them).',
+      );
     } else {
       this.logger.log(`Created the manage-module operator ${email} from OPERATOR_EMAIL/OPERATOR_PASSWORD`);
     }
@@ -49,7 +56,10 @@ export class ManageService implements OnApplicationBootstrap {
     const limits = loginLimits('manage', email, ip);
     await this.limits.assertAllowed(limits);
     const operator = await this.operators.findOneBy({ email });
-    const ok = await verifyPassword(input.password, operator?.passwordHash ?? (await dummyPasswordHash(this.config.passwordHashCost)));
+    const ok = await verifyPassword(
+      input.password,
+      operator?.passwordHash ?? (await dummyPasswordHash(this.config.passwordHashCost)),
+    );
     if (!operator || !ok) {
       await this.limits.recordFailure(limits);
       throw new AppError('INVALID_LOGIN');

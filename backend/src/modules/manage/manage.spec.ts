@@ -21,7 +21,9 @@ describe('manage module and the first admin of a subject', () => {
   });
 
   it('signs the operator in from OPERATOR_EMAIL/OPERATOR_PASSWORD and refuses bad credentials', async () => {
-    const bad = await t.api('POST', '/api/manage/v1/login', { body: { login: 'operator@test.local', password: 'nope' } });
+    const bad = await t.api('POST', '/api/manage/v1/login', {
+      body: { login: 'operator@test.local', password: 'nope' },
+    });
     expect(bad.status).toBe(401);
     expect(bad.body.error.code).toBe('INVALID_LOGIN');
     const auth = await t.api('POST', '/api/manage/v1/authorize', { manageToken: op });
@@ -33,22 +35,41 @@ describe('manage module and the first admin of a subject', () => {
     const created = await t.api('POST', '/api/manage/v1/subject', { manageToken: op, body });
     expect(created.status).toBe(201);
     const subject = created.body.data;
-    expect(subject).toMatchObject({ name: 'Brno Expo', key: 'brno-expo', pathToFiles: 'brno', multiLanguage: true, extensions: [1, 2] });
+    expect(subject).toMatchObject({
+      name: 'Brno Expo',
+      key: 'brno-expo',
+      pathToFiles: 'brno',
+      multiLanguage: true,
+      extensions: [1, 2],
+    });
     expect(subject.deviceKey).toMatch(/^[A-Z0-9]{16}$/);
 
-    const dupKey = await t.api('POST', '/api/manage/v1/subject', { manageToken: op, body: { ...body, pathToFiles: 'other' } });
+    const dupKey = await t.api('POST', '/api/manage/v1/subject', {
+      manageToken: op,
+      body: { ...body, pathToFiles: 'other' },
+    });
     expect(dupKey.status).toBe(409);
     expect(dupKey.body.error.code).toBe('SUBJECT_KEY_EXIST');
     const dupPath = await t.api('POST', '/api/manage/v1/subject', { manageToken: op, body: { ...body, key: 'other' } });
     expect(dupPath.body.error.code).toBe('SUBJECT_PATH_EXIST');
 
-    const fixed = await t.api('PUT', `/api/manage/v1/subject/${subject.id}`, { manageToken: op, body: { ...body, pathToFiles: 'moved' } });
+    const fixed = await t.api('PUT', `/api/manage/v1/subject/${subject.id}`, {
+      manageToken: op,
+      body: { ...body, pathToFiles: 'moved' },
+    });
     expect(fixed.status).toBe(409);
     expect(fixed.body.error.code).toBe('SUBJECT_PATH_FIXED');
-    const renamed = await t.api('PUT', `/api/manage/v1/subject/${subject.id}`, { manageToken: op, body: { ...body, name: 'Brno Fair' } });
+    const renamed = await t.api('PUT', `/api/manage/v1/subject/${subject.id}`, {
+      manageToken: op,
+      body: { ...body, name: 'Brno Fair' },
+    });
     expect(renamed.body.data.name).toBe('Brno Fair');
-    expect((await t.api('GET', `/api/manage/v1/subject/${subject.id}`, { manageToken: op })).body.data.name).toBe('Brno Fair');
-    expect((await t.api('GET', '/api/manage/v1/subject', { manageToken: op })).body.data.map((s: { key: string }) => s.key)).toContain('brno-expo');
+    expect((await t.api('GET', `/api/manage/v1/subject/${subject.id}`, { manageToken: op })).body.data.name).toBe(
+      'Brno Fair',
+    );
+    expect(
+      (await t.api('GET', '/api/manage/v1/subject', { manageToken: op })).body.data.map((s: { key: string }) => s.key),
+    ).toContain('brno-expo');
     expect((await t.api('GET', `/api/manage/v1/web-channel/${subject.id}`, { manageToken: op })).body.data).toEqual([]);
     expect((await t.api('GET', '/api/manage/v1/web-channel/999999', { manageToken: op })).status).toBe(404);
     expect((await t.api('GET', '/api/manage/v1/subject/999999', { manageToken: op })).status).toBe(404);
@@ -66,7 +87,10 @@ describe('manage module and the first admin of a subject', () => {
 
   it('creates the first admin, who verifies by the mailed link, signs in and creates a user with rights', async () => {
     const subject = (
-      await t.api('POST', '/api/manage/v1/subject', { manageToken: op, body: { name: 'Fair', key: 'fair', pathToFiles: 'fair' } })
+      await t.api('POST', '/api/manage/v1/subject', {
+        manageToken: op,
+        body: { name: 'Fair', key: 'fair', pathToFiles: 'fair' },
+      })
     ).body.data;
     const missingSubject = await t.api('POST', '/api/manage/v1/admin-user', {
       manageToken: op,
@@ -79,7 +103,12 @@ describe('manage module and the first admin of a subject', () => {
       body: { subjectId: subject.id, login: 'Boss@Fair.cz', password: 'initial-pass', name: 'Boss', superuser: true },
     });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ login: 'boss@fair.cz', superuser: true, verified: false, subjectId: subject.id });
+    expect(created.body.data).toMatchObject({
+      login: 'boss@fair.cz',
+      superuser: true,
+      verified: false,
+      subjectId: subject.id,
+    });
     const dup = await t.api('POST', '/api/manage/v1/admin-user', {
       manageToken: op,
       body: { subjectId: subject.id, login: 'boss@fair.cz', password: 'initial-pass', name: 'Boss 2' },
@@ -88,9 +117,10 @@ describe('manage module and the first admin of a subject', () => {
     expect(dup.body.error.code).toBe('USER_EXIST');
 
     // Not verified yet: no sign-in.
-    expect((await t.api('POST', '/api/admin/v1/login', { body: { login: 'boss@fair.cz', password: 'initial-pass' } })).body.error.code).toBe(
-      'ADMIN_USER_NOT_VERIFIED',
-    );
+    expect(
+      (await t.api('POST', '/api/admin/v1/login', { body: { login: 'boss@fair.cz', password: 'initial-pass' } })).body
+        .error.code,
+    ).toBe('ADMIN_USER_NOT_VERIFIED');
 
     await t.mails();
     const mail = smtp.mails.find((m) => m.to.includes('boss@fair.cz'));
@@ -109,7 +139,9 @@ describe('manage module and the first admin of a subject', () => {
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('ADMIN_USER_ALREADY_VERIFIED');
 
-    const login = await t.api('POST', '/api/admin/v1/login', { body: { login: 'boss@fair.cz', password: TEST_PASSWORD } });
+    const login = await t.api('POST', '/api/admin/v1/login', {
+      body: { login: 'boss@fair.cz', password: TEST_PASSWORD },
+    });
     expect(login.status).toBe(200);
     expect(login.body.data).toMatchObject({ superuser: true, subject: { id: subject.id, name: 'Fair' } });
     expect(login.body.data.rights.webChannel.update.is).toBe(true);
@@ -117,7 +149,12 @@ describe('manage module and the first admin of a subject', () => {
 
     const clerk = await t.api('POST', '/api/admin/v1/admin-user', {
       token,
-      body: { login: 'clerk@fair.cz', password: 'clerk-pass-1', name: 'Clerk', rights: { adminUser: { get: { is: true } } } },
+      body: {
+        login: 'clerk@fair.cz',
+        password: 'clerk-pass-1',
+        name: 'Clerk',
+        rights: { adminUser: { get: { is: true } } },
+      },
     });
     expect(clerk.status).toBe(201);
     expect(clerk.body.data.rights.adminUser.get.is).toBe(true);
@@ -130,7 +167,9 @@ describe('manage module and the first admin of a subject', () => {
       body: { subjectId: subject.id, login: 'clerk@fair.cz', name: 'Clerk Two', active: false },
     });
     expect(updated.body.data).toMatchObject({ name: 'Clerk Two', active: false });
-    expect((await t.api('GET', `/api/manage/v1/admin-user/${clerk.body.data.id}`, { manageToken: op })).body.data.name).toBe('Clerk Two');
+    expect(
+      (await t.api('GET', `/api/manage/v1/admin-user/${clerk.body.data.id}`, { manageToken: op })).body.data.name,
+    ).toBe('Clerk Two');
   });
 
   it('signs the operator out', async () => {

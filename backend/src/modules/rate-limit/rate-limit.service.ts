@@ -40,7 +40,10 @@ export class RateLimitService {
         { count: () => `${count} + 1` },
       );
       if (inc.affected) continue;
-      const reset = await this.repo.update({ key: limit.key, windowStart: LessThan(windowOpen) }, { count: 1, windowStart: now });
+      const reset = await this.repo.update(
+        { key: limit.key, windowStart: LessThan(windowOpen) },
+        { count: 1, windowStart: now },
+      );
       if (reset.affected) continue;
       await this.repo.insert({ key: limit.key, count: 1, windowStart: now }).catch(() => this.recordFailure([limit]));
     }

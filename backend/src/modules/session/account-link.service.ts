@@ -26,7 +26,12 @@ export class AccountLinkService {
   async sendVerification(user: AdminUserEntity, subjectName: string, language?: string): Promise<void> {
     await this.send(user, 'verify', language, (link, hours) => ({
       subject: translate(language ?? user.language, 'mail.verifySubject'),
-      text: translate(language ?? user.language, 'mail.verifyBody', { name: user.name, subject: subjectName, link, hours }),
+      text: translate(language ?? user.language, 'mail.verifyBody', {
+        name: user.name,
+        subject: subjectName,
+        link,
+        hours,
+      }),
     }));
   }
 
@@ -49,12 +54,27 @@ export class AccountLinkService {
     // A new link replaces the unused ones of the same kind.
     await this.repo.update({ adminUserId: user.id, kind, usedAt: IsNull() }, { usedAt: now });
     await this.repo.save(
-      this.repo.create({ adminUserId: user.id, kind, linkHash: sha256(raw), createdAt: now, usedAt: null, expiresAt: new Date(now.getTime() + hours * 3_600_000) }),
+      this.repo.create({
+        adminUserId: user.id,
+        kind,
+        linkHash: sha256(raw),
+        createdAt: now,
+        usedAt: null,
+        expiresAt: new Date(now.getTime() + hours * 3_600_000),
+      }),
     );
     const url = `${this.config.publicUrl}/${kind === 'verify' ? 'verify' : 'forgot-password'}/${raw}`;
     const { subject, text } = render(url, hours);
-    await this.mail.enqueue({ to: user.login, subject, text, subjectId: user.subjectId, adminUserId: user.id, note: `account-link:${kind}` });
-    if (!this.config.smtpUrl) this.logger.log(`${kind === 'verify' ? 'Verification' : 'Password'} link for ${user.login}: ${url}`);
+    await this.mail.enqueue({
+      to: user.login,
+      subject,
+      text,
+      subjectId: user.subjectId,
+      adminUserId: user.id,
+      note: `account-link:${kind}`,
+    });
+    if (!this.config.smtpUrl)
+      this.logger.log(`${kind === 'verify' ? 'Verification' : 'Password'} link for ${user.login}: ${url}`);
   }
 
   /** The link's row when it exists and has not expired (used or not: the caller decides). */

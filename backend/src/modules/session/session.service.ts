@@ -38,7 +38,10 @@ export class SessionService {
     await this.limits.assertAllowed(limits);
     const user = await this.users.findOneBy({ login });
     // Verify against a dummy hash when there is no such user: the answer and its timing say nothing.
-    const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash(this.config.passwordHashCost)));
+    const ok = await verifyPassword(
+      input.password,
+      user?.passwordHash ?? (await dummyPasswordHash(this.config.passwordHashCost)),
+    );
     if (!user || !ok || !user.active) {
       await this.limits.recordFailure(limits);
       throw new AppError('INVALID_LOGIN');

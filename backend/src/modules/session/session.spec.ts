@@ -20,7 +20,9 @@ describe('admin session (spec §7 Session)', () => {
   it('signs in, answers authorization and actual, signs out and refuses the token after', async () => {
     const subject = await createSubject(t, { name: 'Expo' });
     const user = await createAdminUser(t, subject, { grant: [['adminUser', 'get']] });
-    const res = await t.api('POST', '/api/admin/v1/login', { body: { login: user.login.toUpperCase(), password: TEST_PASSWORD } });
+    const res = await t.api('POST', '/api/admin/v1/login', {
+      body: { login: user.login.toUpperCase(), password: TEST_PASSWORD },
+    });
     expect(res.status).toBe(200);
     const session = res.body.data;
     expect(session.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
@@ -55,7 +57,9 @@ describe('admin session (spec §7 Session)', () => {
     const subject = await createSubject(t);
     const user = await createAdminUser(t, subject);
     const token = await loginAs(t, user);
-    await t.ds.getRepository(SessionTokenEntity).update({ principalId: user.id, kind: 'admin' }, { expiresAt: new Date(Date.now() - 1000) });
+    await t.ds
+      .getRepository(SessionTokenEntity)
+      .update({ principalId: user.id, kind: 'admin' }, { expiresAt: new Date(Date.now() - 1000) });
     const res = await t.api('GET', '/api/admin/v1/actual', { token });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('TOKEN_EXPIRED');
@@ -65,8 +69,12 @@ describe('admin session (spec §7 Session)', () => {
     expect((await t.api('GET', '/api/admin/v1/actual')).body.error.code).toBe('UNAUTHORIZED');
     const subject = await createSubject(t);
     const user = await createAdminUser(t, subject);
-    const wrong = await t.api('POST', '/api/admin/v1/login', { body: { login: user.login, password: 'wrong-password' } });
-    const missing = await t.api('POST', '/api/admin/v1/login', { body: { login: 'nobody@example.com', password: 'wrong-password' } });
+    const wrong = await t.api('POST', '/api/admin/v1/login', {
+      body: { login: user.login, password: 'wrong-password' },
+    });
+    const missing = await t.api('POST', '/api/admin/v1/login', {
+      body: { login: 'nobody@example.com', password: 'wrong-password' },
+    });
     expect(wrong.status).toBe(401);
     expect(missing.status).toBe(401);
     expect(wrong.body).toEqual(missing.body);
@@ -90,9 +98,13 @@ describe('admin session (spec §7 Session)', () => {
     const subject = await createSubject(t);
     const user = await createAdminUser(t, subject);
     for (let i = 0; i < 10; i++) {
-      expect((await t.api('POST', '/api/admin/v1/login', { body: { login: user.login, password: 'nope-nope' } })).status).toBe(401);
+      expect(
+        (await t.api('POST', '/api/admin/v1/login', { body: { login: user.login, password: 'nope-nope' } })).status,
+      ).toBe(401);
     }
-    const blocked = await t.api('POST', '/api/admin/v1/login', { body: { login: user.login, password: TEST_PASSWORD } });
+    const blocked = await t.api('POST', '/api/admin/v1/login', {
+      body: { login: user.login, password: TEST_PASSWORD },
+    });
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe('TOO_MANY_REQUESTS');
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -101,23 +113,31 @@ describe('admin session (spec §7 Session)', () => {
   it('refuses an unverified or inactive user', async () => {
     const subject = await createSubject(t);
     const unverified = await createAdminUser(t, subject, { verified: false });
-    const res = await t.api('POST', '/api/admin/v1/login', { body: { login: unverified.login, password: TEST_PASSWORD } });
+    const res = await t.api('POST', '/api/admin/v1/login', {
+      body: { login: unverified.login, password: TEST_PASSWORD },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('ADMIN_USER_NOT_VERIFIED');
     const inactive = await createAdminUser(t, subject, { active: false });
-    expect((await t.api('POST', '/api/admin/v1/login', { body: { login: inactive.login, password: TEST_PASSWORD } })).body.error.code).toBe(
-      'INVALID_LOGIN',
-    );
+    expect(
+      (await t.api('POST', '/api/admin/v1/login', { body: { login: inactive.login, password: TEST_PASSWORD } })).body
+        .error.code,
+    ).toBe('INVALID_LOGIN');
   });
 
   it('renews a password through a single-use e-mailed link', async () => {
     const subject = await createSubject(t);
     const user = await createAdminUser(t, subject);
-    const unknown = await t.api('POST', '/api/admin/v1/login/forgot-password', { body: { login: 'ghost@example.com', language: 'en' } });
+    const unknown = await t.api('POST', '/api/admin/v1/login/forgot-password', {
+      body: { login: 'ghost@example.com', language: 'en' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('EMAIL_NOT_FOUND');
 
-    expect((await t.api('POST', '/api/admin/v1/login/forgot-password', { body: { login: user.login, language: 'de' } })).status).toBe(200);
+    expect(
+      (await t.api('POST', '/api/admin/v1/login/forgot-password', { body: { login: user.login, language: 'de' } }))
+        .status,
+    ).toBe(200);
     const mail = (await t.mails()).filter((m) => m.recipient === user.login).at(-1)!;
     expect(mail.status).toBe('sent');
     expect(mail.subject).toBe('Ändern Sie Ihr Accredo-Passwort');
@@ -138,10 +158,13 @@ describe('admin session (spec §7 Session)', () => {
       body: { email: user.login, password: 'new-password-3', confirmPassword: 'new-password-3', passwordLink: link },
     });
     expect(again.body.error.code).toBe('LINK_INVALID');
-    expect((await t.api('POST', '/api/admin/v1/login', { body: { login: user.login, password: 'new-password-1' } })).status).toBe(200);
-    expect((await t.api('POST', '/api/admin/v1/login/pass-link-authorize', { body: { passwordLink: 'made-up' } })).body.error.code).toBe(
-      'LINK_INVALID',
-    );
+    expect(
+      (await t.api('POST', '/api/admin/v1/login', { body: { login: user.login, password: 'new-password-1' } })).status,
+    ).toBe(200);
+    expect(
+      (await t.api('POST', '/api/admin/v1/login/pass-link-authorize', { body: { passwordLink: 'made-up' } })).body.error
+        .code,
+    ).toBe('LINK_INVALID');
   });
 });
 

@@ -17,7 +17,11 @@ export class TokenService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async issue(kind: TokenKind, principalId: number, subjectId: number | null): Promise<{ raw: string; row: SessionTokenEntity }> {
+  async issue(
+    kind: TokenKind,
+    principalId: number,
+    subjectId: number | null,
+  ): Promise<{ raw: string; row: SessionTokenEntity }> {
     const raw = randomToken();
     const now = new Date();
     const row = await this.repo.save(

@@ -13,5 +13,10 @@ export function toSubjectSummary(s: SubjectEntity): SubjectSummary {
 }
 
 export function toSubject(s: SubjectEntity): Subject {
-  return { ...toSubjectSummary(s), deviceKey: s.deviceKey, pathToFiles: s.pathToFiles, dateCreate: s.createdAt.toISOString() };
+  return {
+    ...toSubjectSummary(s),
+    deviceKey: s.deviceKey,
+    pathToFiles: s.pathToFiles,
+    dateCreate: s.createdAt.toISOString(),
+  };
 }

@@ -94,11 +94,14 @@ export class SubjectService {
 
   private async assertUnique(key: string, pathToFiles: string | null, exceptId?: number): Promise<void> {
     const byKey = await this.repo.findOneBy({ key });
-    if (byKey && byKey.id !== exceptId) throw new AppError('SUBJECT_KEY_EXIST', { fields: [{ path: 'key', key: 'errors.SUBJECT_KEY_EXIST' }] });
+    if (byKey && byKey.id !== exceptId)
+      throw new AppError('SUBJECT_KEY_EXIST', { fields: [{ path: 'key', key: 'errors.SUBJECT_KEY_EXIST' }] });
     if (pathToFiles) {
       const byPath = await this.repo.findOneBy({ pathToFiles });
       if (byPath && byPath.id !== exceptId) {
-        throw new AppError('SUBJECT_PATH_EXIST', { fields: [{ path: 'pathToFiles', key: 'errors.SUBJECT_PATH_EXIST' }] });
+        throw new AppError('SUBJECT_PATH_EXIST', {
+          fields: [{ path: 'pathToFiles', key: 'errors.SUBJECT_PATH_EXIST' }],
+        });
       }
     }
   }

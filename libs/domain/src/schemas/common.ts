@@ -8,11 +8,7 @@ import { LANGUAGES, PASSWORD_MIN_LENGTH } from '../constants.js';
 export const REQUIRED = 'basics.requireField';
 
 export const requiredString = (max = 255) =>
-  z
-    .string({ error: REQUIRED })
-    .trim()
-    .min(1, { error: REQUIRED })
-    .max(max, { error: 'basics.tooLong' });
+  z.string({ error: REQUIRED }).trim().min(1, { error: REQUIRED }).max(max, { error: 'basics.tooLong' });
 
 export const optionalString = (max = 255) =>
   z
@@ -57,9 +53,9 @@ export const optionalId = () =>
 export const booleanSchema = (def: boolean) => z.boolean({ error: 'basics.invalidValue' }).default(def);
 
 /** Two passwords that must match (spec §5: basics.passwordsNotSame on confirmPassword). */
-export function withMatchingPasswords<T extends z.ZodType<{ password?: string | null; confirmPassword?: string | null }>>(
-  schema: T,
-) {
+export function withMatchingPasswords<
+  T extends z.ZodType<{ password?: string | null; confirmPassword?: string | null }>,
+>(schema: T) {
   return schema.superRefine((value, ctx) => {
     if ((value.password ?? '') !== (value.confirmPassword ?? '')) {
       ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'basics.passwordsNotSame' });

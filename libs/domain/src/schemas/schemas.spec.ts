@@ -20,13 +20,20 @@ describe('validation schemas (spec §5)', () => {
     const upd = adminUserUpdateSchema.parse({ login: 'A@B.cz', name: 'N', password: '' });
     expect(upd.password).toBeUndefined();
     expect(upd.login).toBe('a@b.cz');
-    expect(keys(manageAdminUserCreateSchema.safeParse({ login: 'a@b.cz', name: 'N', password: 'longenough' }))).toEqual({
-      subjectId: 'basics.requireField',
-    });
+    expect(keys(manageAdminUserCreateSchema.safeParse({ login: 'a@b.cz', name: 'N', password: 'longenough' }))).toEqual(
+      {
+        subjectId: 'basics.requireField',
+      },
+    );
   });
 
   it('password renewal checks that both passwords match', () => {
-    const r = renewPasswordSchema.safeParse({ email: 'a@b.cz', password: 'abcdefgh', confirmPassword: 'abcdefgX', passwordLink: 'x' });
+    const r = renewPasswordSchema.safeParse({
+      email: 'a@b.cz',
+      password: 'abcdefgh',
+      confirmPassword: 'abcdefgX',
+      passwordLink: 'x',
+    });
     expect(keys(r)).toEqual({ confirmPassword: 'basics.passwordsNotSame' });
   });
 
@@ -35,8 +42,12 @@ describe('validation schemas (spec §5)', () => {
       name: 'basics.requireField',
       pathToFiles: 'basics.requireField',
     });
-    expect(manageSubjectSchema.safeParse({ name: 'n', key: 'k', pathToFiles: 'p', extensions: [3] }).success).toBe(false);
-    expect(manageSubjectSchema.parse({ name: 'n', key: 'k', pathToFiles: 'p', extensions: [2, 1, 2] }).extensions).toEqual([1, 2]);
+    expect(manageSubjectSchema.safeParse({ name: 'n', key: 'k', pathToFiles: 'p', extensions: [3] }).success).toBe(
+      false,
+    );
+    expect(
+      manageSubjectSchema.parse({ name: 'n', key: 'k', pathToFiles: 'p', extensions: [2, 1, 2] }).extensions,
+    ).toEqual([1, 2]);
     expect(keys(manageSubjectSchema.safeParse({ name: 'n', key: 'a b', pathToFiles: '../x' }))).toEqual({
       key: 'subject.keyInvalid',
       pathToFiles: 'subject.pathInvalid',

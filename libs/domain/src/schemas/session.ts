@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { id, languageSchema, password, REQUIRED, requiredEmail, requiredString, withMatchingPasswords } from './common.js';
+import {
+  id,
+  languageSchema,
+  password,
+  REQUIRED,
+  requiredEmail,
+  requiredString,
+  withMatchingPasswords,
+} from './common.js';
 
 /** Admin and manage login (spec §5: login and password required). */
 export const loginSchema = z.object({

@@ -1,0 +1,19 @@
+// Builds the shared libraries, the backend and the web app (only what changed, unless --force).
+import { must, mtime, newest, tsc, vite } from './lib.mjs';
+
+const force = process.argv.includes('--force');
+const libsSrc = newest('libs/domain/src', 'libs/i18n/src', 'libs/domain/package.json', 'libs/i18n/package.json');
+const stale = (output, ...inputs) => force || mtime(output) < Math.max(libsSrc, newest(...inputs));
+
+if (stale('libs/i18n/dist/index.js') || stale('libs/domain/dist/index.js')) {
+  console.log('• building libs/');
+  await must(process.execPath, [tsc, '-b', 'libs/domain', 'libs/i18n']);
+}
+if (stale('backend/dist/main.js', 'backend/src', 'backend/tsconfig.json', 'backend/tsconfig.build.json')) {
+  console.log('• building backend/');
+  await must(process.execPath, [tsc, '-p', 'backend/tsconfig.build.json']);
+}
+if (stale('web/dist/index.html', 'web/src', 'web/index.html', 'web/vite.config.ts')) {
+  console.log('• building web/');
+  await must(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: `${import.meta.dirname}/../web` });
+}

@@ -1,0 +1,175 @@
+import {
+  type AdminUser,
+  adminUserCreateSchema,
+  adminUserUpdateSchema,
+  buildRights,
+  normalizeRights,
+  type Rights,
+} from '@accredo/domain';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Group, PasswordInput, Stack, Switch, Tabs, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { type AdminUserPayload, adminApi } from '../../api/admin';
+import { isApiError } from '../../api/client';
+import { useAdminSession } from '../../app/admin-session';
+import { notifyError, notifySuccess } from '../../app/notify';
+import { FormShell, useFieldError } from '../../components/form';
+import { LoadingState } from '../../components/loading-state';
+import { PageHeader } from '../../components/page-header';
+import { useDetailQuery } from '../../components/use-detail-query';
+import { WorkingButton } from '../../components/working-button';
+import { RightsEditor } from './rights-editor';
+
+export interface AdminUserFormValues {
+  login: string;
+  password: string;
+  name: string;
+  active: boolean;
+  actionId: number | null;
+  rights: Rights;
+}
+
+export function adminUserFormValues(user?: AdminUser): AdminUserFormValues {
+  return {
+    login: user?.login ?? '',
+    password: '',
+    name: user?.name ?? '',
+    active: user?.active ?? true,
+    actionId: user?.actionId ?? null,
+    rights: user ? normalizeRights(user.rights) : buildRights(false),
+  };
+}
+
+/** `/admin-user/create` and `/admin-user/detail/:id` (spec §2 Other forms: admin user form). */
+export function AdminUserDetailPage() {
+  const id = Number(useParams().id);
+  const isCreate = !useParams().id;
+  const query = useDetailQuery({
+    queryKey: ['admin', 'admin-user', id],
+    queryFn: () => adminApi.adminUser(id),
+    enabled: !isCreate,
+    listPath: '/admin-user',
+    errorKey: 'adminUser.loadingError',
+  });
+  if (isCreate) return <AdminUserForm key="create" />;
+  if (!query.data) return <LoadingState />;
+  return <AdminUserForm key={id} user={query.data} />;
+}
+
+function AdminUserForm({ user }: { user?: AdminUser }) {
+  const { t } = useTranslation();
+  const session = useAdminSession();
+  const queryClient = useQueryClient();
+  const isCreate = !user;
+  const form = useForm<AdminUserFormValues, unknown, AdminUserPayload>({
+    resolver: zodResolver(isCreate ? adminUserCreateSchema : adminUserUpdateSchema) as unknown as Resolver<
+      AdminUserFormValues,
+      unknown,
+      AdminUserPayload
+    >,
+    defaultValues: adminUserFormValues(user),
+  });
+  const fieldError = useFieldError(form.formState.errors);
+  const showRights = !isCreate && (session.superuser || session.manageuser);
+
+  const passwordRequest = useMutation({
+    mutationFn: () => adminApi.adminUserPasswordRequest(user?.id ?? 0),
+    onSuccess: () => notifySuccess('adminUser.passwordChangeSent'),
+    onError: () => notifyError('adminUser.passwordChangeError'),
+  });
+
+  const save = async (values: AdminUserPayload) => {
+    if (!user) {
+      const created = await adminApi.createAdminUser(values);
+      notifySuccess('adminUser.created');
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'admin-user'] });
+      return { navigateTo: `/admin-user/detail/${created.id}` };
+    }
+    const saved = await adminApi.updateAdminUser(user.id, values);
+    notifySuccess('adminUser.saved');
+    queryClient.setQueryData(['admin', 'admin-user', user.id], saved);
+    void queryClient.invalidateQueries({ queryKey: ['admin', 'admin-user'], exact: true });
+    return { values: adminUserFormValues(saved) };
+  };
+
+  const onError = (error: unknown) => {
+    if (!isApiError(error, 'USER_EXIST')) return false;
+    form.setError('login', { type: 'server', message: 'errors.USER_EXIST' }, { shouldFocus: true });
+    notifyError('errors.USER_EXIST');
+    return true;
+  };
+
+  const info = (
+    <Stack gap="sm" maw={520}>
+      <TextInput
+        label={t('adminUser.login')}
+        type="email"
+        required
+        autoComplete="off"
+        {...form.register('login')}
+        error={fieldError('login')}
+      />
+      <PasswordInput
+        label={t('basics.password')}
+        description={isCreate ? undefined : t('adminUser.passwordKeepHint')}
+        required={isCreate}
+        autoComplete="new-password"
+        {...form.register('password')}
+        error={fieldError('password')}
+      />
+      <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
+      <Controller
+        control={form.control}
+        name="active"
+        render={({ field }) => (
+          <Switch
+            label={t('basics.active')}
+            checked={field.value}
+            onChange={(event) => field.onChange(event.currentTarget.checked)}
+            onBlur={field.onBlur}
+            ref={field.ref}
+          />
+        )}
+      />
+    </Stack>
+  );
+
+  return (
+    <FormShell form={form} onSave={save} onError={onError} saveErrorKey="adminUser.saveError">
+      <PageHeader title={isCreate ? t('adminUser.create') : `${t('adminUser.detail')}: ${user.login}`}>
+        {!isCreate && (
+          <Group>
+            <WorkingButton variant="default" busy={passwordRequest.isPending} onClick={() => passwordRequest.mutate()}>
+              {t('adminUser.sendPasswordChange')}
+            </WorkingButton>
+          </Group>
+        )}
+      </PageHeader>
+      {showRights ? (
+        <Tabs defaultValue="info" keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="info">{t('adminUser.tabInfo')}</Tabs.Tab>
+            <Tabs.Tab value="rights">{t('adminUser.tabRights')}</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="info">{info}</Tabs.Panel>
+          <Tabs.Panel value="rights">
+            {user?.superuser || user?.manageuser ? (
+              <Alert color="blue">{t('adminUser.superuserRightsHint')}</Alert>
+            ) : (
+              <Controller
+                control={form.control}
+                name="rights"
+                render={({ field }) => <RightsEditor value={field.value} onChange={field.onChange} />}
+              />
+            )}
+          </Tabs.Panel>
+        </Tabs>
+      ) : (
+        info
+      )}
+    </FormShell>
+  );
+}
