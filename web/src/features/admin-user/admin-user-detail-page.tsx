@@ -149,7 +149,7 @@ function AdminUserForm({ user }: { user?: AdminUser }) {
         )}
       </PageHeader>
       {showRights ? (
-        <Tabs defaultValue="info" keepMounted={false}>
+        <Tabs defaultValue="info">
           <Tabs.List mb="md">
             <Tabs.Tab value="info">{t('adminUser.tabInfo')}</Tabs.Tab>
             <Tabs.Tab value="rights">{t('adminUser.tabRights')}</Tabs.Tab>

@@ -1,0 +1,146 @@
+import { hasRight, type Subject, subjectUpdateSchema } from '@accredo/domain';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { adminApi } from '../../api/admin';
+import { ADMIN_SESSION_KEY, useAdminSession } from '../../app/admin-session';
+import { applyLanguage } from '../../app/i18n';
+import { notifySuccess } from '../../app/notify';
+import { FormShell, useFieldError } from '../../components/form';
+import { LoadingState } from '../../components/loading-state';
+import { PageHeader } from '../../components/page-header';
+import { useDetailQuery } from '../../components/use-detail-query';
+
+interface SubjectValues {
+  name: string;
+  multiLanguage: boolean;
+  timeZone: string;
+}
+
+const subjectValues = (subject: Subject): SubjectValues => ({
+  name: subject.name,
+  multiLanguage: subject.multiLanguage,
+  timeZone: subject.timeZone,
+});
+
+/** Every IANA time zone the browser knows, for the time-zone select. */
+export function useTimeZones(current: string): string[] {
+  return useMemo(() => {
+    const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+    return zones.includes(current) || !current ? zones : [current, ...zones];
+  }, [current]);
+}
+
+/** The read-only list of a subject's extensions (1 meal, 2 parking). */
+export function useExtensionNames() {
+  const { t } = useTranslation();
+  return (extensions: readonly number[]) =>
+    extensions.length === 0
+      ? t('basics.dash')
+      : extensions.map((e) => t(e === 1 ? 'subject.extensionMeal' : 'subject.extensionParking')).join(', ');
+}
+
+/** `/subject` (spec §2): the subject settings. */
+export function SubjectPage() {
+  const query = useDetailQuery({
+    queryKey: ['admin', 'subject'],
+    queryFn: adminApi.subject,
+    listPath: '/',
+    errorKey: 'basics.loadError',
+  });
+  if (!query.data) return <LoadingState />;
+  return <SubjectForm subject={query.data} />;
+}
+
+function SubjectForm({ subject }: { subject: Subject }) {
+  const { t } = useTranslation();
+  const session = useAdminSession();
+  const queryClient = useQueryClient();
+  const canEdit = hasRight(session, 'subject', 'update');
+  const extensionNames = useExtensionNames();
+  const form = useForm<SubjectValues, unknown, SubjectValues>({
+    resolver: zodResolver(subjectUpdateSchema) as unknown as Resolver<SubjectValues, unknown, SubjectValues>,
+    defaultValues: subjectValues(subject),
+  });
+  const fieldError = useFieldError(form.formState.errors);
+  const timeZones = useTimeZones(form.watch('timeZone'));
+
+  const save = async (values: SubjectValues) => {
+    const saved = await adminApi.updateSubject(values);
+    queryClient.setQueryData(['admin', 'subject'], saved);
+    // Spec §4: after saving with multi-language off, the language resets to Czech.
+    if (!saved.multiLanguage) applyLanguage('cs');
+    await queryClient.invalidateQueries({ queryKey: ADMIN_SESSION_KEY });
+    notifySuccess('subject.saved');
+    return { values: subjectValues(saved) };
+  };
+
+  return (
+    <FormShell form={form} onSave={save} saveErrorKey="subject.saveError">
+      <PageHeader title={t('subject.title')} />
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl" maw={1000}>
+        <Stack gap="sm">
+          <TextInput
+            label={t('subject.name')}
+            required
+            readOnly={!canEdit}
+            {...form.register('name')}
+            error={fieldError('name')}
+          />
+          <Controller
+            control={form.control}
+            name="timeZone"
+            render={({ field }) => (
+              <Select
+                label={t('subject.timeZone')}
+                searchable
+                allowDeselect={false}
+                readOnly={!canEdit}
+                data={timeZones}
+                value={field.value}
+                onChange={(value) => field.onChange(value ?? '')}
+                onBlur={field.onBlur}
+                error={fieldError('timeZone')}
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="multiLanguage"
+            render={({ field }) => (
+              <Switch
+                label={t('subject.multiLanguage')}
+                checked={field.value}
+                disabled={!canEdit}
+                onChange={(event) => field.onChange(event.currentTarget.checked)}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                mt="xs"
+              />
+            )}
+          />
+        </Stack>
+        <Stack gap="sm">
+          <TextInput label={t('subject.key')} value={subject.key} readOnly variant="filled" />
+          <TextInput label={t('subject.deviceKey')} value={subject.deviceKey} readOnly variant="filled" />
+          <TextInput
+            label={t('subject.pathToFiles')}
+            description={t('subject.pathFixedHint')}
+            value={subject.pathToFiles}
+            readOnly
+            variant="filled"
+          />
+          <TextInput
+            label={t('subject.extensions')}
+            value={extensionNames(subject.extensions)}
+            readOnly
+            variant="filled"
+          />
+        </Stack>
+      </SimpleGrid>
+    </FormShell>
+  );
+}
