@@ -102,6 +102,7 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Runs the worker until nothing is due (tests and shutdown await it). */
   async flush(): Promise<void> {
+    this.wake();
     for (;;) {
       if (this.running) {
         await this.running;
