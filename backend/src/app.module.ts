@@ -10,6 +10,25 @@ import { AdminUserController } from './modules/admin-user/admin-user.controller.
 import { AdminUserEntity } from './modules/admin-user/admin-user.entity.js';
 import { AdminUserService } from './modules/admin-user/admin-user.service.js';
 import { HealthController } from './modules/health.controller.js';
+import { ActionController } from './modules/action/action.controller.js';
+import { ActionEntity } from './modules/action/action.entity.js';
+import { ActionService } from './modules/action/action.service.js';
+import { CustomFieldController } from './modules/custom-field/custom-field.controller.js';
+import { CustomFieldEntity } from './modules/custom-field/custom-field.entity.js';
+import { CustomFieldService } from './modules/custom-field/custom-field.service.js';
+import { GroupEntity } from './modules/groups/group.entity.js';
+import { GroupsController } from './modules/groups/groups.controller.js';
+import { GroupsService } from './modules/groups/groups.service.js';
+import { ImageController } from './modules/image/image.controller.js';
+import { ImageEntity } from './modules/image/image.entity.js';
+import { ImageService } from './modules/image/image.service.js';
+import { StorageService } from './modules/storage/storage.service.js';
+import { TemplateController } from './modules/template/template.controller.js';
+import { MailTemplateEntity, TemplateEntity } from './modules/template/template.entity.js';
+import { MailTemplateService, TemplateService } from './modules/template/template.service.js';
+import { ZoneController } from './modules/zone/zone.controller.js';
+import { ZoneEntity } from './modules/zone/zone.entity.js';
+import { ZoneService } from './modules/zone/zone.service.js';
 import { MailModule } from './modules/mail/mail.module.js';
 import { ManageController } from './modules/manage/manage.controller.js';
 import { ManageService } from './modules/manage/manage.service.js';
@@ -67,6 +86,13 @@ export class AppModule {
           SessionTokenEntity,
           AccountLinkEntity,
           RateLimitEntity,
+          ActionEntity,
+          CustomFieldEntity,
+          GroupEntity,
+          ZoneEntity,
+          TemplateEntity,
+          MailTemplateEntity,
+          ImageEntity,
         ]),
         MailModule,
       ],
@@ -79,6 +105,14 @@ export class AppModule {
         AdminUserService,
         SubjectService,
         ManageService,
+        StorageService,
+        ActionService,
+        CustomFieldService,
+        GroupsService,
+        ZoneService,
+        TemplateService,
+        MailTemplateService,
+        ImageService,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: TenantInterceptor },

@@ -13,12 +13,20 @@ export class TenantInterceptor implements NestInterceptor {
   }
 }
 
+/** An answer whose top level is already the envelope (paged lists: `{data, max, …}` of spec §7). */
+export class Envelope {
+  constructor(readonly body: { data: unknown; [key: string]: unknown }) {}
+}
+export const paged = <T>(data: T[], max: number, extra: Record<string, unknown> = {}) =>
+  new Envelope({ data, max, ...extra });
+
 /** Every JSON answer is wrapped as `{data: …}` (spec §7); files and streams pass through. */
 @Injectable()
 export class DataEnvelopeInterceptor implements NestInterceptor {
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return next.handle().pipe(
       map((value) => {
+        if (value instanceof Envelope) return value.body;
         if (
           value &&
           typeof value === 'object' &&

@@ -19,7 +19,7 @@ function routes(): Route[] {
     const classAccess = Reflect.getMetadata(ACCESS_KEY, controller) as Access | undefined;
     return Object.getOwnPropertyNames(controller.prototype)
       .filter((name) => name !== 'constructor')
-      .map((name) => controller.prototype[name] as object)
+      .map((name) => (controller.prototype as unknown as Record<string, object>)[name])
       .filter((fn) => Reflect.getMetadata(PATH_METADATA, fn) !== undefined)
       .map((fn) => ({
         method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, fn) as number],

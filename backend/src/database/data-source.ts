@@ -10,6 +10,13 @@ import { AccountLinkEntity } from '../modules/session/account-link.entity.js';
 import { SessionTokenEntity } from '../modules/session/session-token.entity.js';
 import { SubjectEntity } from '../modules/subject/subject.entity.js';
 import { Init1763780000000 } from './migrations/1763780000000-init.js';
+import { EventSetup1763790000000 } from './migrations/1763790000000-event-setup.js';
+import { ActionEntity } from '../modules/action/action.entity.js';
+import { CustomFieldEntity } from '../modules/custom-field/custom-field.entity.js';
+import { GroupEntity } from '../modules/groups/group.entity.js';
+import { ImageEntity } from '../modules/image/image.entity.js';
+import { MailTemplateEntity, TemplateEntity } from '../modules/template/template.entity.js';
+import { ZoneEntity } from '../modules/zone/zone.entity.js';
 
 export const ENTITIES = [
   SubjectEntity,
@@ -19,8 +26,15 @@ export const ENTITIES = [
   AccountLinkEntity,
   MailQueueEntity,
   RateLimitEntity,
+  ActionEntity,
+  CustomFieldEntity,
+  GroupEntity,
+  ZoneEntity,
+  TemplateEntity,
+  MailTemplateEntity,
+  ImageEntity,
 ];
-export const MIGRATIONS = [Init1763780000000];
+export const MIGRATIONS = [Init1763780000000, EventSetup1763790000000];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */
 export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {

@@ -5,5 +5,6 @@ export * from './schemas/admin-user.js';
 export * from './schemas/common.js';
 export * from './schemas/paging.js';
 export * from './schemas/session.js';
+export * from './schemas/setup.js';
 export * from './schemas/subject.js';
 export * from './types.js';

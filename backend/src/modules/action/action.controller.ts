@@ -1,0 +1,48 @@
+import { actionSchema, currentActionSchema } from '@accredo/domain';
+import { Controller, Get, Post, Put } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
+import { AdminSession, Right } from '../../common/access.js';
+import { type AdminAuth, CurrentAdmin } from '../../common/request.js';
+import { IdParam, ValidBody } from '../../common/zod.js';
+import { ActionService } from './action.service.js';
+
+@ApiTags('admin: actions')
+@Controller('api/admin/v1')
+export class ActionController {
+  constructor(private readonly actions: ActionService) {}
+
+  @Get('action')
+  @Right('action', 'get')
+  list() {
+    return this.actions.list();
+  }
+
+  @Get('action/:id')
+  @Right('action', 'get')
+  get(@IdParam() id: number) {
+    return this.actions.get(id);
+  }
+
+  @Post('action')
+  @Right('action', 'create')
+  create(@ValidBody(actionSchema) body: z.output<typeof actionSchema>) {
+    return this.actions.create(body);
+  }
+
+  @Put('action/:id')
+  @Right('action', 'update')
+  update(@IdParam() id: number, @ValidBody(actionSchema) body: z.output<typeof actionSchema>) {
+    return this.actions.update(id, body);
+  }
+
+  /** The action switcher of the top bar: any signed-in admin remembers their current action. */
+  @Put('actual/action')
+  @AdminSession()
+  setCurrent(
+    @ValidBody(currentActionSchema) body: z.output<typeof currentActionSchema>,
+    @CurrentAdmin() auth: AdminAuth,
+  ) {
+    return this.actions.setCurrent(auth, body.actionId);
+  }
+}

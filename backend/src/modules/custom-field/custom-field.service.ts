@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { CUSTOM_FIELD_TYPES, type customFieldSchema, type MultiText } from '@accredo/domain';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import type { z } from 'zod';
+import { SubjectCrud } from '../../common/crud.js';
+import { CustomFieldEntity } from './custom-field.entity.js';
+
+export interface CustomFieldDto {
+  id: number;
+  name: string;
+  label: MultiText;
+  tooltip: MultiText;
+  customFieldType: { id: number; code: string };
+  options: { id: string; value: string }[];
+  /** the placeholder that prints this field in templates */
+  placeholder: string;
+}
+
+@Injectable()
+export class CustomFieldService extends SubjectCrud<
+  CustomFieldEntity,
+  z.output<typeof customFieldSchema>,
+  CustomFieldDto
+> {
+  constructor(@InjectRepository(CustomFieldEntity) repo: Repository<CustomFieldEntity>) {
+    super(repo);
+  }
+
+  protected apply(row: CustomFieldEntity, input: z.output<typeof customFieldSchema>): void {
+    row.name = input.name;
+    row.label = input.label;
+    row.tooltip = input.tooltip;
+    row.customFieldType = input.customFieldType;
+    // Options keep their ids across edits, so stored answers still point at them.
+    row.options = input.options.map((o) => ({ id: o.id || randomUUID().slice(0, 8), value: o.value }));
+  }
+
+  protected toDto(row: CustomFieldEntity): CustomFieldDto {
+    const type = CUSTOM_FIELD_TYPES.find((t) => t.id === row.customFieldType) ?? CUSTOM_FIELD_TYPES[0];
+    return {
+      id: row.id,
+      name: row.name,
+      label: row.label,
+      tooltip: row.tooltip,
+      customFieldType: { id: type.id, code: type.code },
+      options: row.options,
+      placeholder: `{{custom_field.[${row.id}]}}`,
+    };
+  }
+
+  types() {
+    return CUSTOM_FIELD_TYPES.map((t) => ({ id: t.id, code: t.code }));
+  }
+}

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { imageCreateSchema, imageListSchema, imageUpdateSchema, Paged } from '@accredo/domain';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Like, type Repository } from 'typeorm';
+import type { z } from 'zod';
+import { AppError } from '../../common/app-error.js';
+import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
+import { StorageService } from '../storage/storage.service.js';
+import { SubjectEntity } from '../subject/subject.entity.js';
+import { decodeImage } from './image-data.js';
+import { ImageEntity } from './image.entity.js';
+
+export interface ImageDto {
+  id: number;
+  name: string;
+  type: number;
+  size: number;
+  width: number;
+  height: number;
+  mimeType: string;
+  version: number;
+  /** where the browser loads it: an unguessable, immutable URL per version */
+  path: string;
+  dateCreate: string;
+}
+
+export const FILE_KEY = /^[a-f0-9-]{36}\.(png|jpg|gif)$/;
+
+/** The gallery (spec §3 Image, §7 Images): files in storage, rows scoped to the subject. */
+@Injectable()
+export class ImageService {
+  private readonly scoped: TenantRepository<ImageEntity>;
+
+  constructor(
+    @InjectRepository(ImageEntity) private readonly repo: Repository<ImageEntity>,
+    @InjectRepository(SubjectEntity) private readonly subjects: Repository<SubjectEntity>,
+    private readonly storage: StorageService,
+  ) {
+    this.scoped = new TenantRepository(repo);
+  }
+
+  async list(q: z.output<typeof imageListSchema>): Promise<Paged<ImageDto>> {
+    const where = {
+      ...(q.type ? { type: q.type } : {}),
+      ...(q.phrase ? { name: Like(`%${q.phrase.replace(/[%_\\]/g, (c) => `\\${c}`)}%`) } : {}),
+    };
+    const [rows, max] = await Promise.all([
+      this.scoped.find({ where, order: { id: 'DESC' }, skip: (q.page - 1) * q.pageSize, take: q.pageSize }),
+      this.scoped.count(where),
+    ]);
+    return { data: rows.map(toImageDto), max };
+  }
+
+  async get(id: number): Promise<ImageDto> {
+    return toImageDto(await this.scoped.get(id));
+  }
+
+  async create(input: z.output<typeof imageCreateSchema>): Promise<ImageDto> {
+    const image = decodeImage(input.baseData, 'baseData');
+    const fileKey = `${randomUUID()}.${image.ext}`;
+    await this.storage.put(await this.storageKey(fileKey), image.data);
+    const now = new Date();
+    const row = this.scoped.create({
+      name: input.name,
+      type: input.type,
+      mimeType: image.mimeType,
+      size: image.data.length,
+      width: image.width,
+      height: image.height,
+      fileKey,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return toImageDto(await this.scoped.save(row));
+  }
+
+  /** Rename, and with `data` save the edited picture as a new version (new immutable URL). */
+  async update(id: number, input: z.output<typeof imageUpdateSchema>): Promise<ImageDto> {
+    const row = await this.scoped.get(id);
+    row.name = input.name;
+    let oldKey: string | null = null;
+    if (input.data) {
+      const image = decodeImage(input.data, 'data');
+      const fileKey = `${randomUUID()}.${image.ext}`;
+      await this.storage.put(await this.storageKey(fileKey), image.data);
+      oldKey = row.fileKey;
+      Object.assign(row, {
+        fileKey,
+        mimeType: image.mimeType,
+        size: image.data.length,
+        width: image.width,
+        height: image.height,
+        version: row.version + 1,
+      });
+    }
+    row.updatedAt = new Date();
+    const saved = await this.scoped.save(row);
+    if (oldKey) await this.storage.remove(await this.storageKey(oldKey));
+    return toImageDto(saved);
+  }
+
+  /** For the public file route: the stored bytes of an image version, by its unguessable key. */
+  async open(fileKey: string) {
+    if (!FILE_KEY.test(fileKey)) throw AppError.notFound();
+    const row = await this.repo.findOneBy({ fileKey });
+    if (!row) throw AppError.notFound();
+    const subject = await this.subjects.findOneByOrFail({ id: row.subjectId });
+    const key = `${subject.pathToFiles}/images/${fileKey}`;
+    if (!(await this.storage.exists(key))) throw AppError.notFound();
+    return { stream: this.storage.read(key), mimeType: row.mimeType, size: row.size };
+  }
+
+  private async storageKey(fileKey: string, subjectId = currentSubjectId()): Promise<string> {
+    const subject = await this.subjects.findOneByOrFail({ id: subjectId });
+    return `${subject.pathToFiles}/images/${fileKey}`;
+  }
+}
+
+export function toImageDto(row: ImageEntity): ImageDto {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    size: row.size,
+    width: row.width,
+    height: row.height,
+    mimeType: row.mimeType,
+    version: row.version,
+    path: `/api/file/${row.fileKey}`,
+    dateCreate: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,66 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
+
+/** An accreditation (badge) template. */
+@Entity('template')
+export class TemplateEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Index('IDX_template_subjectId')
+  @Column({ type: 'int' })
+  subjectId: number;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'int', default: 1 })
+  type: number;
+
+  @Column({ type: 'varchar', length: 8, default: 'A6' })
+  pageSize: string;
+
+  @Column({ type: 'text' })
+  htmlData: string;
+
+  @DateColumn()
+  createdAt: Date;
+
+  @DateColumn()
+  updatedAt: Date;
+}
+
+/** A mail template: 1 after registration, 2 from the admin. */
+@Entity('mail_template')
+export class MailTemplateEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Index('IDX_mail_template_subjectId')
+  @Column({ type: 'int' })
+  subjectId: number;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'int', default: 2 })
+  type: number;
+
+  @Column({ type: 'varchar', length: 500 })
+  subjectFrom: string;
+
+  @BoolColumn(false)
+  withAccreditation: boolean;
+
+  @JsonColumn()
+  mailCopy: string[];
+
+  @Column({ type: 'text' })
+  html: string;
+
+  @DateColumn()
+  createdAt: Date;
+
+  @DateColumn()
+  updatedAt: Date;
+}

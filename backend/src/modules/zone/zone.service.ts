@@ -1,0 +1,55 @@
+import type { zoneSchema } from '@accredo/domain';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import type { z } from 'zod';
+import { assertOwned, SubjectCrud } from '../../common/crud.js';
+import { TenantRepository } from '../../database/tenant.js';
+import { ActionEntity } from '../action/action.entity.js';
+import { GroupEntity } from '../groups/group.entity.js';
+import { ZoneEntity } from './zone.entity.js';
+
+export interface ZoneDto {
+  id: number;
+  name: string;
+  onAccreditation: string;
+  actionId: number | null;
+  groups: { id: number; name: string }[];
+}
+
+@Injectable()
+export class ZoneService extends SubjectCrud<ZoneEntity, z.output<typeof zoneSchema>, ZoneDto> {
+  private readonly actions: TenantRepository<ActionEntity>;
+  private readonly groups: TenantRepository<GroupEntity>;
+
+  constructor(
+    @InjectRepository(ZoneEntity) repo: Repository<ZoneEntity>,
+    @InjectRepository(ActionEntity) actions: Repository<ActionEntity>,
+    @InjectRepository(GroupEntity) groups: Repository<GroupEntity>,
+  ) {
+    super(repo);
+    this.actions = new TenantRepository(actions);
+    this.groups = new TenantRepository(groups);
+  }
+
+  protected async apply(row: ZoneEntity, input: z.output<typeof zoneSchema>): Promise<void> {
+    await assertOwned(this.actions, [input.actionId], 'actionId');
+    row.name = input.name;
+    row.onAccreditation = input.onAccreditation;
+    row.actionId = input.actionId;
+  }
+
+  protected toDto(row: ZoneEntity, groups: { id: number; name: string }[] = []): ZoneDto {
+    return { id: row.id, name: row.name, onAccreditation: row.onAccreditation, actionId: row.actionId, groups };
+  }
+
+  /** Each zone with the groups that include it (spec §3 Zone.groups), from one query. */
+  protected override async toDtos(rows: ZoneEntity[]): Promise<ZoneDto[]> {
+    const byZone = new Map<number, { id: number; name: string }[]>();
+    for (const g of await this.groups.find()) {
+      for (const zoneId of g.zoneIds ?? [])
+        byZone.set(zoneId, [...(byZone.get(zoneId) ?? []), { id: g.id, name: g.name }]);
+    }
+    return rows.map((r) => this.toDto(r, byZone.get(r.id)));
+  }
+}
