@@ -60,6 +60,12 @@ export const CONTROLLERS = [
   AdminUserController,
   SubjectController,
   ManageController,
+  ActionController,
+  CustomFieldController,
+  GroupsController,
+  ZoneController,
+  TemplateController,
+  ImageController,
 ];
 
 @Module({})

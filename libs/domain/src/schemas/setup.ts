@@ -16,17 +16,18 @@ const optText = (max: number) =>
     .nullish()
     .transform((v) => v ?? '');
 
-/** A text per language; `cs` required where the spec says so (cs is the fallback everywhere). */
-export const multiText = (csRequired: boolean, max = 255) => {
-  const shape = { sk: optText(max), en: optText(max), de: optText(max) };
-  // A required text has no default: a missing one is reported, not silently emptied.
-  return csRequired
-    ? z.object({ cs: requiredString(max), ...shape }, { error: REQUIRED })
-    : z.object({ cs: optText(max), ...shape }).default({ cs: '', sk: '', en: '', de: '' });
-};
+const langShape = (max: number) => ({ sk: optText(max), en: optText(max), de: optText(max) });
+
+/** A text per language with Czech required (cs is the fallback everywhere); no default, so a missing one is reported. */
+export const requiredMultiText = (max = 255) =>
+  z.object({ cs: requiredString(max), ...langShape(max) }, { error: REQUIRED });
+
+/** A text per language, every one optional. */
+export const optionalMultiText = (max = 255) =>
+  z.object({ cs: optText(max), ...langShape(max) }).default({ cs: '', sk: '', en: '', de: '' });
 export type MultiText = Record<(typeof LANGUAGES)[number], string>;
 
-const html = (max = 100_000) => multiText(false, max);
+const html = (max = 100_000) => optionalMultiText(max);
 
 /** Spec §9: a date-to without a time ends at 23:59. */
 export function withDefaultEndTime(value: string): string {
@@ -77,11 +78,11 @@ export function regenerateDays(days: ActionDay[], dateFrom: string | null, dateT
 
 const daySchema = z.object({
   id: z.string().regex(DATE, { error: 'basics.enterCorrectDate' }),
-  name: multiText(true),
+  name: requiredMultiText(),
   onAccreditation: requiredString(64),
 });
 
-const previewBlock = z.object({ show: booleanSchema(false), title: multiText(false), html: html() });
+const previewBlock = z.object({ show: booleanSchema(false), title: optionalMultiText(), html: html() });
 const selectBlock = previewBlock.extend({
   allowSelect: booleanSchema(false),
   selectDateTime: dateTime(false),
@@ -89,7 +90,7 @@ const selectBlock = previewBlock.extend({
 
 export const actionSchema = z
   .object({
-    name: multiText(true),
+    name: requiredMultiText(),
     dateFrom: dateTime(false),
     dateTo: dateTime(true),
     multiDay: booleanSchema(false),
@@ -120,7 +121,7 @@ export const actionSchema = z
       .array(
         z.object({
           id: z.string().max(64).nullish(),
-          label: multiText(true, 1000),
+          label: requiredMultiText(1000),
           url: z
             .string()
             .trim()
@@ -134,14 +135,14 @@ export const actionSchema = z
       .default([]),
     previewData: z
       .object({
-        title: multiText(false),
+        title: optionalMultiText(),
         image: optionalId(),
-        credit: previewBlock.default({} as never),
-        custom: previewBlock.default({} as never),
-        meal: selectBlock.default({} as never),
-        parking: selectBlock.default({} as never),
+        credit: previewBlock.prefault({}),
+        custom: previewBlock.prefault({}),
+        meal: selectBlock.prefault({}),
+        parking: selectBlock.prefault({}),
       })
-      .default({} as never),
+      .prefault({}),
   })
   .superRefine((a, ctx) => {
     if (a.dateFrom && !a.dateTo) ctx.addIssue({ code: 'custom', path: ['dateTo'], message: 'action.dateToRequired' });
@@ -188,7 +189,7 @@ export const OPTION_TYPES: readonly number[] = [3, 4];
 export const customFieldSchema = z
   .object({
     name: requiredString(),
-    label: multiText(true),
+    label: requiredMultiText(),
     tooltip: html(20_000),
     customFieldType: z.coerce
       .number({ error: REQUIRED })
@@ -210,7 +211,7 @@ export type CustomFieldInput = z.input<typeof customFieldSchema>;
 
 export const groupSchema = z.object({
   name: requiredString(),
-  displayName: multiText(false),
+  displayName: optionalMultiText(),
   label: z
     .string()
     .trim()
