@@ -28,3 +28,29 @@ describe('message catalogues', () => {
     expect(translate('de', 'no.such.key')).toBe('no.such.key');
   });
 });
+
+describe('message keys used in code', () => {
+  it('exist in the catalogue: every key a schema or the server can answer with', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory() && !['node_modules', 'dist'].includes(e.name)) walk(p);
+        else if (/\.ts$/.test(e.name) && !/\.spec\.ts$/.test(e.name)) files.push(p);
+      }
+    };
+    walk(path.join(root, 'libs/domain/src'));
+    walk(path.join(root, 'backend/src'));
+    const cs = new Set(catalogueKeys(resources.cs));
+    const used = new Set<string>();
+    for (const f of files) {
+      const text = fs.readFileSync(f, 'utf8');
+      for (const m of text.matchAll(/(?:error|message|key):\s*'([a-zA-Z]+\.[a-zA-Z.]+)'/g)) used.add(m[1]);
+    }
+    expect(used.size).toBeGreaterThan(20);
+    expect([...used].filter((k) => !cs.has(k))).toEqual([]);
+  });
+});

@@ -2,16 +2,60 @@ import cs from './locales/cs.json' with { type: 'json' };
 import de from './locales/de.json' with { type: 'json' };
 import en from './locales/en.json' with { type: 'json' };
 import sk from './locales/sk.json' with { type: 'json' };
+import action_cs from './locales/action/cs.json' with { type: 'json' };
+import action_sk from './locales/action/sk.json' with { type: 'json' };
+import action_en from './locales/action/en.json' with { type: 'json' };
+import action_de from './locales/action/de.json' with { type: 'json' };
+import custom_field_cs from './locales/custom-field/cs.json' with { type: 'json' };
+import custom_field_sk from './locales/custom-field/sk.json' with { type: 'json' };
+import custom_field_en from './locales/custom-field/en.json' with { type: 'json' };
+import custom_field_de from './locales/custom-field/de.json' with { type: 'json' };
+import groups_cs from './locales/groups/cs.json' with { type: 'json' };
+import groups_sk from './locales/groups/sk.json' with { type: 'json' };
+import groups_en from './locales/groups/en.json' with { type: 'json' };
+import groups_de from './locales/groups/de.json' with { type: 'json' };
+import zone_cs from './locales/zone/cs.json' with { type: 'json' };
+import zone_sk from './locales/zone/sk.json' with { type: 'json' };
+import zone_en from './locales/zone/en.json' with { type: 'json' };
+import zone_de from './locales/zone/de.json' with { type: 'json' };
+import template_cs from './locales/template/cs.json' with { type: 'json' };
+import template_sk from './locales/template/sk.json' with { type: 'json' };
+import template_en from './locales/template/en.json' with { type: 'json' };
+import template_de from './locales/template/de.json' with { type: 'json' };
+import gallery_cs from './locales/gallery/cs.json' with { type: 'json' };
+import gallery_sk from './locales/gallery/sk.json' with { type: 'json' };
+import gallery_en from './locales/gallery/en.json' with { type: 'json' };
+import gallery_de from './locales/gallery/de.json' with { type: 'json' };
 
 /** One message catalogue per language (spec §1); Czech is the fallback for every missing key. */
 export const LANGUAGES = ['cs', 'sk', 'en', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const FALLBACK_LANGUAGE: Language = 'cs';
 
-export type Catalogue = typeof cs;
-export const resources: Record<Language, Catalogue> = { cs, sk, en, de };
-
 type Tree = { [k: string]: string | Tree };
+
+/** Area catalogues (one folder per feature area, the same four files) merged into each language. */
+const AREAS: Record<Language, object[]> = {
+  cs: [action_cs, custom_field_cs, groups_cs, zone_cs, template_cs, gallery_cs],
+  sk: [action_sk, custom_field_sk, groups_sk, zone_sk, template_sk, gallery_sk],
+  en: [action_en, custom_field_en, groups_en, zone_en, template_en, gallery_en],
+  de: [action_de, custom_field_de, groups_de, zone_de, template_de, gallery_de],
+};
+
+function merge(target: Tree, source: Tree): Tree {
+  for (const [k, v] of Object.entries(source)) {
+    target[k] = v && typeof v === 'object' ? merge((target[k] as Tree) ?? {}, v) : v;
+  }
+  return target;
+}
+
+export type Catalogue = typeof cs;
+export const resources = Object.fromEntries(
+  LANGUAGES.map((l) => [
+    l,
+    AREAS[l].reduce<Tree>((acc, area) => merge(acc, area as Tree), merge({}, { cs, sk, en, de }[l] as Tree)),
+  ]),
+) as Record<Language, Catalogue>;
 
 function lookup(tree: Tree, key: string): string | undefined {
   let node: string | Tree | undefined = tree;
