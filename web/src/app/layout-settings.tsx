@@ -14,7 +14,12 @@ export interface LayoutSettings {
 export type LayoutPreset = 'light' | 'dark' | 'smallSidebar' | 'darkSidebar' | 'darkNavbar';
 export const LAYOUT_PRESETS: LayoutPreset[] = ['light', 'dark', 'smallSidebar', 'darkSidebar', 'darkNavbar'];
 
-export const DEFAULT_LAYOUT: LayoutSettings = { background: 'light', navbar: 'light', sidebar: 'light', smallSidebar: false };
+export const DEFAULT_LAYOUT: LayoutSettings = {
+  background: 'light',
+  navbar: 'light',
+  sidebar: 'light',
+  smallSidebar: false,
+};
 
 export function presetSettings(preset: LayoutPreset): LayoutSettings {
   switch (preset) {

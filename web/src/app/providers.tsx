@@ -12,10 +12,10 @@ import { createQueryClient } from './query-client';
 
 const theme = createTheme({ primaryColor: 'violet', defaultRadius: 'sm' });
 
-function ThemedApp({ children }: { children: ReactNode }) {
+function ThemedApp({ children, env }: { children: ReactNode; env?: 'default' | 'test' }) {
   const { settings } = useLayoutSettings();
   return (
-    <MantineProvider theme={theme} forceColorScheme={settings.background}>
+    <MantineProvider theme={theme} forceColorScheme={settings.background} env={env}>
       <Notifications position="top-right" />
       <ModalsProvider>{children}</ModalsProvider>
     </MantineProvider>
@@ -23,13 +23,22 @@ function ThemedApp({ children }: { children: ReactNode }) {
 }
 
 /** Everything a screen needs around it: theme, toasts, modals, server state and translations. */
-export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+export function AppProviders({
+  children,
+  queryClient,
+  env,
+}: {
+  children: ReactNode;
+  queryClient?: QueryClient;
+  /** 'test' turns Mantine's transitions and portals off (component tests) */
+  env?: 'default' | 'test';
+}) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={client}>
         <LayoutSettingsProvider>
-          <ThemedApp>{children}</ThemedApp>
+          <ThemedApp env={env}>{children}</ThemedApp>
         </LayoutSettingsProvider>
       </QueryClientProvider>
     </I18nextProvider>

@@ -2,7 +2,8 @@ import { Button, type ButtonProps } from '@mantine/core';
 import type { ComponentPropsWithoutRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
-type WorkingButtonProps = ButtonProps & Omit<ComponentPropsWithoutRef<'button'>, keyof ButtonProps> & { busy?: boolean };
+type WorkingButtonProps = ButtonProps &
+  Omit<ComponentPropsWithoutRef<'button'>, keyof ButtonProps> & { busy?: boolean };
 
 /** A button that reads basics.working and ignores clicks while its action runs (spec §2). */
 export function WorkingButton({ busy = false, children, disabled, ...props }: WorkingButtonProps) {

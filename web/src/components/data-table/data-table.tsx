@@ -173,7 +173,9 @@ export function DataTable<T>({
       {!body && (
         <Group justify="space-between" mt="sm" gap="sm">
           <Text size="sm" c="dimmed" aria-live="polite">
-            {selection.size > 0 ? t('basics.selected', { count: selection.size }) : t('basics.total', { count: all.length })}
+            {selection.size > 0
+              ? t('basics.selected', { count: selection.size })
+              : t('basics.total', { count: all.length })}
           </Text>
           {all.length >= PAGINATION_THRESHOLD && (
             <Group gap="sm">

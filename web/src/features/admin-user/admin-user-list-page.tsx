@@ -47,7 +47,12 @@ export function AdminUserListPage() {
       header: t('basics.options'),
       render: (u) => (
         <Group gap="xs" wrap="nowrap">
-          <Anchor component={Link} to={`/admin-user/detail/${u.id}`} size="sm" aria-label={`${t('basics.edit')}: ${u.login}`}>
+          <Anchor
+            component={Link}
+            to={`/admin-user/detail/${u.id}`}
+            size="sm"
+            aria-label={`${t('basics.edit')}: ${u.login}`}
+          >
             {t('basics.edit')}
           </Anchor>
           {session.manageuser && !u.verified && (

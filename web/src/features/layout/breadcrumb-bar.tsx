@@ -4,7 +4,13 @@ import { Link, useMatches } from 'react-router';
 import type { RouteHandle } from '../../app/route-handle';
 
 /** The breadcrumb bar of admin pages (spec §2 Layout), built from the routes' `handle.crumb`. */
-export function BreadcrumbBar({ homeLabel = 'menu.dashboard', homePath = '/' }: { homeLabel?: string; homePath?: string }) {
+export function BreadcrumbBar({
+  homeLabel = 'menu.dashboard',
+  homePath = '/',
+}: {
+  homeLabel?: string;
+  homePath?: string;
+}) {
   const { t } = useTranslation();
   const matches = useMatches();
   const crumbs = matches

@@ -46,7 +46,12 @@ export const ADMIN_MENU: MenuSection[] = [
     icon: IconId,
     links: [
       { label: 'menu.accreditationList', to: '/accreditation', icon: IconId, rights: [['user', 'getUser']] },
-      { label: 'menu.accreditationCheck', to: '/accreditation/check', icon: IconQrcode, rights: [['user', 'checkUser']] },
+      {
+        label: 'menu.accreditationCheck',
+        to: '/accreditation/check',
+        icon: IconQrcode,
+        rights: [['user', 'checkUser']],
+      },
     ],
   },
   {
@@ -77,7 +82,12 @@ export const ADMIN_MENU: MenuSection[] = [
     label: 'menu.devices',
     icon: IconCpu,
     links: [
-      { label: 'menu.deviceSettings', to: '/device/settings', icon: IconSettings, rights: [['device', 'getDeviceKey']] },
+      {
+        label: 'menu.deviceSettings',
+        to: '/device/settings',
+        icon: IconSettings,
+        rights: [['device', 'getDeviceKey']],
+      },
       { label: 'menu.deviceList', to: '/device', icon: IconCpu, rights: [['device', 'getDevice']] },
       { label: 'menu.deviceRules', to: '/device/rules', icon: IconRouteSquare, rights: [['deviceTemplate', 'get']] },
       { label: 'menu.deviceReports', to: '/device/report', icon: IconReport, rights: [['report', 'getReport']] },
@@ -102,4 +112,3 @@ export const ADMIN_MENU: MenuSection[] = [
     ],
   },
 ];
-

@@ -64,7 +64,11 @@ function ManageSubjectForm({ subject }: { subject?: Subject }) {
   const queryClient = useQueryClient();
   const isCreate = !subject;
   const form = useForm<ManageSubjectValues, unknown, ManageSubjectPayload>({
-    resolver: zodResolver(manageSubjectSchema) as unknown as Resolver<ManageSubjectValues, unknown, ManageSubjectPayload>,
+    resolver: zodResolver(manageSubjectSchema) as unknown as Resolver<
+      ManageSubjectValues,
+      unknown,
+      ManageSubjectPayload
+    >,
     defaultValues: subjectValues(subject),
   });
   const fieldError = useFieldError(form.formState.errors);

@@ -26,7 +26,12 @@ export function ManageSubjectListPage() {
       key: 'options',
       header: t('basics.options'),
       render: (s) => (
-        <Anchor component={Link} to={`/manage/subject/detail/${s.id}`} size="sm" aria-label={`${t('basics.edit')}: ${s.name}`}>
+        <Anchor
+          component={Link}
+          to={`/manage/subject/detail/${s.id}`}
+          size="sm"
+          aria-label={`${t('basics.edit')}: ${s.name}`}
+        >
           {t('basics.edit')}
         </Anchor>
       ),

@@ -1,5 +1,5 @@
 import type { WebChannelSummary } from '@accredo/domain';
-import { ActionIcon, Anchor, CopyButton, Group, Tooltip } from '@mantine/core';
+import { ActionIcon, CopyButton, Group, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -18,11 +18,18 @@ export function authorizationLabel(type: WebChannelSummary['authorizationType'])
 /** The subject's web channels with their public links (spec §2 Manage module screens). */
 export function WebChannelList({ subjectId }: { subjectId: number }) {
   const { t } = useTranslation();
-  const channels = useQuery({ queryKey: ['manage', 'web-channel', subjectId], queryFn: () => manageApi.webChannels(subjectId) });
+  const channels = useQuery({
+    queryKey: ['manage', 'web-channel', subjectId],
+    queryFn: () => manageApi.webChannels(subjectId),
+  });
   const columns: DataTableColumn<WebChannelSummary>[] = [
     { key: 'name', header: t('basics.name'), render: (c) => c.name },
     { key: 'channelKey', header: t('manage.channelKey'), render: (c) => c.channelKey },
-    { key: 'authorization', header: t('manage.authorization'), render: (c) => t(authorizationLabel(c.authorizationType)) },
+    {
+      key: 'authorization',
+      header: t('manage.authorization'),
+      render: (c) => t(authorizationLabel(c.authorizationType)),
+    },
     {
       key: 'options',
       header: t('basics.options'),
@@ -56,9 +63,9 @@ export function WebChannelList({ subjectId }: { subjectId: number }) {
                 </Tooltip>
               )}
             </CopyButton>
-            <Anchor href={onlineLink(c.channelKey)} target="_blank" rel="noopener noreferrer" size="xs" c="dimmed">
+            <Text size="xs" c="dimmed">
               {onlineLink(c.channelKey)}
-            </Anchor>
+            </Text>
           </Group>
         );
       },

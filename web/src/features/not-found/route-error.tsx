@@ -7,7 +7,13 @@ export function RouteError({ homePath = '/' }: { homePath?: string }) {
   const { t } = useTranslation();
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
-    return <ErrorPage code={error.status} homePath={homePath} message={error.status === 404 ? undefined : t('basics.unexpectedError')} />;
+    return (
+      <ErrorPage
+        code={error.status}
+        homePath={homePath}
+        message={error.status === 404 ? undefined : t('basics.unexpectedError')}
+      />
+    );
   }
   return <ErrorPage code={500} homePath={homePath} message={t('basics.unexpectedError')} />;
 }

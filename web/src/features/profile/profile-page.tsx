@@ -52,7 +52,10 @@ function ProfileForm({ user }: { user: AdminUser }) {
   const fieldError = useFieldError(form.formState.errors);
 
   const save = async (values: ProfilePayload) => {
-    const payload: ProfilePayload = { ...values, confirmPassword: values.password ? values.confirmPassword : undefined };
+    const payload: ProfilePayload = {
+      ...values,
+      confirmPassword: values.password ? values.confirmPassword : undefined,
+    };
     const saved = await adminApi.updateActual(payload);
     queryClient.setQueryData(['admin', 'actual'], saved);
     if (multiLanguage && isLanguage(saved.language)) applyLanguage(saved.language);

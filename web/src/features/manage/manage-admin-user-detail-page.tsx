@@ -1,0 +1,182 @@
+import {
+  type AdminUser,
+  buildRights,
+  manageAdminUserCreateSchema,
+  manageAdminUserUpdateSchema,
+  normalizeRights,
+  type Rights,
+} from '@accredo/domain';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, PasswordInput, Select, Stack, Switch, Tabs, TextInput } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import { isApiError } from '../../api/client';
+import { type ManageAdminUserPayload, manageApi } from '../../api/manage';
+import { notifyError, notifySuccess } from '../../app/notify';
+import { FormShell, useFieldError } from '../../components/form';
+import { LoadingState } from '../../components/loading-state';
+import { PageHeader } from '../../components/page-header';
+import { useDetailQuery } from '../../components/use-detail-query';
+import { RightsEditor } from '../admin-user/rights-editor';
+
+interface ManageAdminUserValues {
+  subjectId: number | null;
+  login: string;
+  password: string;
+  name: string;
+  active: boolean;
+  superuser: boolean;
+  manageuser: boolean;
+  actionId: number | null;
+  rights: Rights;
+}
+
+const userValues = (user?: AdminUser, subjectId?: number): ManageAdminUserValues => ({
+  subjectId: user?.subjectId ?? subjectId ?? null,
+  login: user?.login ?? '',
+  password: '',
+  name: user?.name ?? '',
+  active: user?.active ?? true,
+  // The first admin of a subject is usually its superuser, so a new one starts with the switch on.
+  superuser: user?.superuser ?? true,
+  manageuser: user?.manageuser ?? false,
+  actionId: user?.actionId ?? null,
+  rights: user ? normalizeRights(user.rights) : buildRights(false),
+});
+
+/** `/manage/admin-user/create` and `/manage/admin-user/detail/:id`: basic info and rights. */
+export function ManageAdminUserDetailPage() {
+  const params = useParams();
+  const id = Number(params.id);
+  const isCreate = !params.id;
+  const query = useDetailQuery({
+    queryKey: ['manage', 'admin-user', 'detail', id],
+    queryFn: () => manageApi.adminUser(id),
+    enabled: !isCreate,
+    listPath: '/manage/admin-user',
+    notFoundPath: '/manage',
+    errorKey: 'manage.adminUsersLoadError',
+  });
+  if (isCreate) return <ManageAdminUserForm key="create" />;
+  if (!query.data) return <LoadingState />;
+  return <ManageAdminUserForm key={id} user={query.data} />;
+}
+
+function ManageAdminUserForm({ user }: { user?: AdminUser }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [search] = useSearchParams();
+  const isCreate = !user;
+  const subjects = useQuery({ queryKey: ['manage', 'subject'], queryFn: manageApi.subjects });
+  const form = useForm<ManageAdminUserValues, unknown, ManageAdminUserPayload>({
+    resolver: zodResolver(isCreate ? manageAdminUserCreateSchema : manageAdminUserUpdateSchema) as unknown as Resolver<
+      ManageAdminUserValues,
+      unknown,
+      ManageAdminUserPayload
+    >,
+    defaultValues: userValues(user, Number(search.get('subjectId')) || undefined),
+  });
+  const fieldError = useFieldError(form.formState.errors);
+  const allRights = form.watch('superuser') || form.watch('manageuser');
+
+  const save = async (values: ManageAdminUserPayload) => {
+    void queryClient.invalidateQueries({ queryKey: ['manage', 'admin-user'] });
+    if (!user) {
+      const created = await manageApi.createAdminUser(values);
+      notifySuccess('manage.adminUserCreated');
+      return { navigateTo: `/manage/admin-user/detail/${created.id}` };
+    }
+    const saved = await manageApi.updateAdminUser(user.id, values);
+    notifySuccess('manage.adminUserSaved');
+    return { values: userValues(saved) };
+  };
+
+  const onError = (error: unknown) => {
+    if (!isApiError(error, 'USER_EXIST')) return false;
+    form.setError('login', { type: 'server', message: 'errors.USER_EXIST' }, { shouldFocus: true });
+    notifyError('errors.USER_EXIST');
+    return true;
+  };
+
+  const switchField = (name: 'active' | 'superuser' | 'manageuser', label: string) => (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <Switch
+          label={label}
+          checked={field.value}
+          onChange={(event) => field.onChange(event.currentTarget.checked)}
+          onBlur={field.onBlur}
+          ref={field.ref}
+        />
+      )}
+    />
+  );
+
+  return (
+    <FormShell form={form} onSave={save} onError={onError} saveErrorKey="manage.adminUserSaveError">
+      <PageHeader title={isCreate ? t('adminUser.create') : `${t('adminUser.detail')}: ${user.login}`} />
+      <Tabs defaultValue="basic">
+        <Tabs.List mb="md">
+          <Tabs.Tab value="basic">{t('manage.tabBasic')}</Tabs.Tab>
+          <Tabs.Tab value="rights">{t('adminUser.tabRights')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="basic">
+          <Stack gap="sm" maw={520}>
+            <Controller
+              control={form.control}
+              name="subjectId"
+              render={({ field }) => (
+                <Select<number>
+                  label={t('manage.subject')}
+                  required
+                  searchable
+                  allowDeselect={false}
+                  data={(subjects.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={fieldError('subjectId')}
+                />
+              )}
+            />
+            <TextInput
+              label={t('adminUser.login')}
+              type="email"
+              required
+              autoComplete="off"
+              {...form.register('login')}
+              error={fieldError('login')}
+            />
+            <PasswordInput
+              label={t('basics.password')}
+              description={isCreate ? undefined : t('adminUser.passwordKeepHint')}
+              required={isCreate}
+              autoComplete="new-password"
+              {...form.register('password')}
+              error={fieldError('password')}
+            />
+            <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
+            {switchField('active', t('basics.active'))}
+            {switchField('superuser', t('adminUser.superuser'))}
+            {switchField('manageuser', t('adminUser.manageuser'))}
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="rights">
+          {allRights ? (
+            <Alert color="blue">{t('adminUser.superuserRightsHint')}</Alert>
+          ) : (
+            <Controller
+              control={form.control}
+              name="rights"
+              render={({ field }) => <RightsEditor value={field.value} onChange={field.onChange} />}
+            />
+          )}
+        </Tabs.Panel>
+      </Tabs>
+    </FormShell>
+  );
+}
