@@ -12,7 +12,8 @@ export function LanguageSwitcher() {
       size="xs"
       w={130}
       allowDeselect={false}
-      data={LANGUAGES.map((lang) => ({ value: lang, label: t(`lang.${lang}`) }))}
+      // Each language in its own name, so a reader finds theirs whatever is shown now.
+      data={LANGUAGES.map((lang) => ({ value: lang, label: t(`lang.${lang}`, { lng: lang }) }))}
       value={i18n.language}
       onChange={(value) => {
         if (isLanguage(value)) applyLanguage(value);
