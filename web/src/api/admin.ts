@@ -70,6 +70,8 @@ export const adminApi = {
   updateActual: (body: ProfilePayload) => call<AdminUser>('PUT', 'actual', body),
   subjectsAll: () => call<SubjectSummary[]>('GET', 'subject/all'),
   switchSubject: (subjectId: number) => call<Session>('POST', 'actual/subject', { subjectId }),
+  setCurrentAction: (actionId: number | null) =>
+    call<{ lastAction: number | null }>('PUT', 'actual/action', { actionId }),
 
   adminUsers: () => call<AdminUser[]>('GET', 'admin-user'),
   adminUser: (id: number) => call<AdminUser>('GET', `admin-user/${id}`),

@@ -57,7 +57,7 @@ afterEach(() => {
   void i18n.changeLanguage('cs');
 });
 
-describe('admin application', () => {
+describe('admin application', { timeout: 20_000 }, () => {
   it('lists system users with the verify button for manage users and the layout controls', async () => {
     const fetchMock = mockApi({
       'GET authorization': session(),
@@ -136,7 +136,7 @@ describe('admin application', () => {
 
   it('shows the not-yet-available page for a later area the user may open', async () => {
     mockApi({ 'GET authorization': session() });
-    renderRoutes(appRoutes, ['/gallery']);
+    renderRoutes(appRoutes, ['/device']);
     expect(await screen.findByText(t('basics.notYetAvailable'))).toBeInTheDocument();
   });
 

@@ -6,6 +6,12 @@ import { setAdminUnauthorizedHandler } from '../api/admin';
 import { setManageUnauthorizedHandler, setManageToken } from '../api/manage';
 import { clearAdminSession } from '../api/storage';
 import { RequireRight } from '../components/require-right';
+import { actionRoutes } from '../features/action/routes';
+import { galleryRoutes } from '../features/gallery/routes';
+import { groupsRoutes } from '../features/groups/routes';
+import { templateRoutes } from '../features/template/routes';
+import { zoneRoutes } from '../features/zone/routes';
+import { customFieldRoutes } from '../features/custom-field/routes';
 import { AdminUserDetailPage } from '../features/admin-user/admin-user-detail-page';
 import { AdminUserListPage } from '../features/admin-user/admin-user-list-page';
 import { LoginPage } from '../features/auth/login-page';
@@ -68,22 +74,18 @@ export const adminRoutes: RouteObject[] = [
   { path: 'subject', handle: crumb('menu.subject'), element: gated([['subject', 'get']], <SubjectPage />) },
   placeholder('accreditation/check/*', 'menu.accreditationCheck', [['user', 'checkUser']]),
   placeholder('accreditation/*', 'menu.accreditationList', [['user', 'getUser']]),
-  placeholder('action/*', 'menu.actionList', [['action', 'get']]),
+  ...actionRoutes,
   placeholder('action-extension/*', 'menu.actionExtension', [['actionExtension', 'get']]),
-  placeholder('gallery/*', 'menu.gallery', [['image', 'get']]),
-  placeholder('groups/*', 'menu.groups', [['groups', 'get']]),
-  placeholder('zone/*', 'menu.zones', [['zone', 'get']]),
-  placeholder('custom-field/*', 'menu.customFields', [['customField', 'get']]),
+  ...galleryRoutes,
+  ...groupsRoutes,
+  ...zoneRoutes,
+  ...customFieldRoutes,
   placeholder('device/settings', 'menu.deviceSettings', [['device', 'getDeviceKey']]),
   placeholder('device/rules/*', 'menu.deviceRules', [['deviceTemplate', 'get']]),
   placeholder('device/report/*', 'menu.deviceReports', [['report', 'getReport']]),
   placeholder('device/*', 'menu.deviceList', [['device', 'getDevice']]),
   placeholder('web-channel/*', 'menu.webChannels', [['webChannel', 'get']]),
-  placeholder('template/*', 'menu.templates', [
-    ['template', 'get'],
-    ['mailTemplate', 'get'],
-  ]),
-  placeholder('mail-template/*', 'menu.templates', [['mailTemplate', 'get']]),
+  ...templateRoutes,
   { path: '*', element: <NotFoundPage /> },
 ];
 

@@ -3,9 +3,11 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconAdjustments } from '@tabler/icons-react';
 import { type CSSProperties, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet } from 'react-router';
+import { hasRight } from '@accredo/domain';
+import { Link, Outlet, useLocation } from 'react-router';
 import { AdminMenu } from '../../features/layout/admin-menu';
 import { BreadcrumbBar } from '../../features/layout/breadcrumb-bar';
+import { ActionSwitcher } from '../../features/action/use-current-action';
 import { LanguageSwitcher } from '../../features/layout/language-switcher';
 import { LayoutSettingsDrawer } from '../../features/layout/layout-settings-drawer';
 import { SubjectSwitcher } from '../../features/layout/subject-switcher';
@@ -35,6 +37,7 @@ export function areaStyle(shade: Shade, background: Shade): CSSProperties | unde
 export function AdminLayout() {
   const { t } = useTranslation();
   const session = useAdminSession();
+  const location = useLocation();
   const { settings, update } = useLayoutSettings();
   const [mobileOpened, mobile] = useDisclosure(false);
   const [settingsOpened, settingsDrawer] = useDisclosure(false);
@@ -74,6 +77,9 @@ export function AdminLayout() {
             </Text>
           </Group>
           <Group gap="sm" wrap="nowrap" align="flex-end">
+            {/^\/accreditation(\/|$)/.test(location.pathname) && hasRight(session, 'action', 'get') && (
+              <ActionSwitcher />
+            )}
             {session.manageuser && <SubjectSwitcher session={session} />}
             {multiLanguage && <LanguageSwitcher />}
             <ActionIcon variant="default" size="lg" aria-label={t('layout.settings')} onClick={settingsDrawer.open}>

@@ -1,0 +1,46 @@
+import type { MultiText } from '@accredo/domain';
+import { adminConfig } from './admin';
+import { type Method, request } from './client';
+
+const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
+
+export interface CustomFieldType {
+  id: number;
+  code: string;
+}
+
+export interface CustomFieldOption {
+  id: string;
+  value: string;
+}
+
+/** `GET custom-field` (spec §3 User field). */
+export interface CustomFieldDto {
+  id: number;
+  name: string;
+  label: MultiText;
+  tooltip: MultiText;
+  customFieldType: CustomFieldType;
+  options: CustomFieldOption[];
+  /** the placeholder that prints this field in templates */
+  placeholder: string;
+}
+
+/** The body of `POST custom-field` / `PUT custom-field/{id}` (the output of `customFieldSchema`). */
+export interface CustomFieldPayload {
+  name: string;
+  label: MultiText;
+  tooltip: MultiText;
+  customFieldType: number;
+  options: { id?: string | null; value: string }[];
+}
+
+export const CUSTOM_FIELD_LIST_KEY = ['admin', 'custom-field'] as const;
+
+export const customFieldApi = {
+  list: () => call<CustomFieldDto[]>('GET', 'custom-field'),
+  get: (id: number) => call<CustomFieldDto>('GET', `custom-field/${id}`),
+  create: (body: CustomFieldPayload) => call<CustomFieldDto>('POST', 'custom-field', body),
+  update: (id: number, body: CustomFieldPayload) => call<CustomFieldDto>('PUT', `custom-field/${id}`, body),
+  types: () => call<CustomFieldType[]>('GET', 'custom-field-type'),
+};

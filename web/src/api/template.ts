@@ -1,0 +1,44 @@
+import type { mailTemplateSchema, templateSchema } from '@accredo/domain';
+import type { z } from 'zod';
+import { adminConfig } from './admin';
+import { type Method, request } from './client';
+
+const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
+
+export type TemplatePayload = z.output<typeof templateSchema>;
+export type MailTemplatePayload = z.output<typeof mailTemplateSchema>;
+
+/** An accreditation (badge) template of spec §3. */
+export type TemplateDto = TemplatePayload & { id: number };
+/** A mail template of spec §3. */
+export type MailTemplateDto = MailTemplatePayload & { id: number };
+
+export interface TemplateLists {
+  mail: MailTemplateDto[];
+  accreditation: TemplateDto[];
+}
+
+/** Picks the two lists out of GET template, whatever their order. */
+export function splitTemplateGroups(groups: { type: string; items: unknown[] }[]): TemplateLists {
+  const find = (type: string) => groups.find((g) => g.type === type)?.items ?? [];
+  return {
+    mail: find('mail') as MailTemplateDto[],
+    accreditation: find('accreditation') as TemplateDto[],
+  };
+}
+
+export const templateApi = {
+  lists: async () => splitTemplateGroups(await call<{ type: string; items: unknown[] }[]>('GET', 'template')),
+  get: (id: number) => call<TemplateDto>('GET', `template/${id}`),
+  create: (body: TemplatePayload) => call<TemplateDto>('POST', 'template', body),
+  update: (id: number, body: TemplatePayload) => call<TemplateDto>('PUT', `template/${id}`, body),
+};
+
+export const mailTemplateApi = {
+  list: () => call<MailTemplateDto[]>('GET', 'mail-template'),
+  get: (id: number) => call<MailTemplateDto>('GET', `mail-template/${id}`),
+  /** the sample body a new mail template starts with */
+  defaultBody: () => call<{ html: string }>('GET', 'mail-template/default'),
+  create: (body: MailTemplatePayload) => call<MailTemplateDto>('POST', 'mail-template', body),
+  update: (id: number, body: MailTemplatePayload) => call<MailTemplateDto>('PUT', `mail-template/${id}`, body),
+};

@@ -1,0 +1,24 @@
+import type { zoneSchema } from '@accredo/domain';
+import type { z } from 'zod';
+import { adminConfig } from './admin';
+import { type Method, request } from './client';
+
+const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
+
+/** A zone of spec §3 with the groups that include it. */
+export interface ZoneDto {
+  id: number;
+  name: string;
+  onAccreditation: string;
+  actionId: number | null;
+  groups: { id: number; name: string }[];
+}
+
+export type ZonePayload = z.output<typeof zoneSchema>;
+
+export const zoneApi = {
+  list: () => call<ZoneDto[]>('GET', 'zone'),
+  get: (id: number) => call<ZoneDto>('GET', `zone/${id}`),
+  create: (body: ZonePayload) => call<ZoneDto>('POST', 'zone', body),
+  update: (id: number, body: ZonePayload) => call<ZoneDto>('PUT', `zone/${id}`, body),
+};

@@ -1,0 +1,169 @@
+import { actionSchema } from '@accredo/domain';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Tabs } from '@mantine/core';
+import { IconAlertCircle, IconExternalLink } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { type FieldErrors, type Resolver, useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { ACTION_LIST_KEY, type ActionDto, type ActionPayload, actionApi, localized } from '../../api/action';
+import { useAdminSession } from '../../app/admin-session';
+import { notifySuccess } from '../../app/notify';
+import { FormShell, useFieldError } from '../../components/form';
+import { LoadingState } from '../../components/loading-state';
+import { PageHeader } from '../../components/page-header';
+import { useDetailQuery } from '../../components/use-detail-query';
+import { type ActionFormValues, actionFormValues } from './action-form-values';
+import { BasicTab } from './basic-tab';
+import { DateTab } from './date-tab';
+import { useEditLanguages } from './form-fields';
+import { OnlineTab } from './online-tab';
+import { OptionalTab } from './optional-tab';
+import { PreviewTab } from './preview-tab';
+
+type TabName = 'basic' | 'date' | 'online' | 'optional' | 'preview';
+const TABS: TabName[] = ['basic', 'date', 'online', 'optional', 'preview'];
+
+/** Which tab holds a field with an error, so a failed save can point there. */
+function tabsWithErrors(errors: FieldErrors<ActionFormValues>): TabName[] {
+  const has = (...names: (keyof ActionFormValues)[]) => names.some((n) => errors[n] !== undefined);
+  const found: Record<TabName, boolean> = {
+    basic: has('name', 'afterMailTemplateId', 'isCredit', 'withPhoto', 'requirePhoto', 'smartBc', 'customField'),
+    date: has('dateFrom', 'dateTo', 'multiDay', 'days'),
+    online: has('textOnline', 'textAfterAdd'),
+    optional: has('checkingAttributes'),
+    preview: has('previewData'),
+  };
+  return TABS.filter((tab) => found[tab]);
+}
+
+/** The test preview of an action (spec §2): the preview page with the action's test code. */
+export function testPreviewPath(subjectKey: string, actionId: number): string {
+  return `/preview/${encodeURIComponent(subjectKey)}/cid/tst${actionId}`;
+}
+
+/**
+ * `/action/create` and `/action/detail/:id` (spec §2 Action form tabs). A failed load goes home
+ * (spec §8).
+ */
+export function ActionDetailPage() {
+  const params = useParams();
+  const isCreate = !params.id;
+  const id = Number(params.id);
+  const query = useDetailQuery({
+    queryKey: ['admin', 'action', id],
+    queryFn: () => actionApi.get(id),
+    enabled: !isCreate,
+    listPath: '/',
+    errorKey: 'action.loadError',
+  });
+  if (isCreate) return <ActionForm key="create" />;
+  if (!query.data) return <LoadingState />;
+  return <ActionForm key={id} action={query.data} />;
+}
+
+function ActionForm({ action }: { action?: ActionDto }) {
+  const { t, i18n } = useTranslation();
+  const session = useAdminSession();
+  const queryClient = useQueryClient();
+  const languages = useEditLanguages();
+  const form = useForm<ActionFormValues, unknown, ActionPayload>({
+    resolver: zodResolver(actionSchema) as unknown as Resolver<ActionFormValues, unknown, ActionPayload>,
+    defaultValues: actionFormValues(action),
+  });
+  const fieldError = useFieldError(form.formState.errors);
+  const smartBc = useWatch({ control: form.control, name: 'smartBc' });
+  const [tab, setTab] = useState<TabName>('basic');
+  const errorTabs = tabsWithErrors(form.formState.errors);
+  // Spec §2: meal and parking sections appear only when the action has that extension.
+  const extensions = session.subject.extensions.filter((e) => action?.extension.includes(e));
+  const showPreview = smartBc || errorTabs.includes('preview');
+
+  // After a failed save, show a tab with errors when the open one has none.
+  const { submitCount } = form.formState;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per submit, reading the errors of that submit
+  useEffect(() => {
+    const withErrors = tabsWithErrors(form.formState.errors);
+    if (withErrors.length > 0 && !withErrors.includes(tab)) setTab(withErrors[0]);
+  }, [submitCount]);
+  useEffect(() => {
+    if (!showPreview && tab === 'preview') setTab('basic');
+  }, [showPreview, tab]);
+
+  const save = async (values: ActionPayload) => {
+    if (!action) {
+      const created = await actionApi.create(values);
+      notifySuccess('action.created');
+      void queryClient.invalidateQueries({ queryKey: ACTION_LIST_KEY, exact: true });
+      return { navigateTo: `/action/detail/${created.id}` };
+    }
+    const saved = await actionApi.update(action.id, values);
+    notifySuccess('action.saved');
+    queryClient.setQueryData(['admin', 'action', action.id], saved);
+    void queryClient.invalidateQueries({ queryKey: ACTION_LIST_KEY, exact: true });
+    return { values: actionFormValues(saved) };
+  };
+
+  const tabLabel = (name: TabName) => (
+    <Tabs.Tab
+      value={name}
+      color={errorTabs.includes(name) ? 'red' : undefined}
+      rightSection={
+        errorTabs.includes(name) ? (
+          <IconAlertCircle size={14} color="var(--mantine-color-red-filled)" aria-label={t('action.tabHasErrors')} />
+        ) : undefined
+      }
+    >
+      {t(`action.tab.${name}`)}
+    </Tabs.Tab>
+  );
+
+  const tabProps = { form, languages, fieldError };
+  const title = action ? `${t('action.detail')}: ${localized(action.name, i18n.language)}` : t('action.create');
+
+  return (
+    <FormShell form={form} onSave={save} saveErrorKey="action.saveError">
+      <PageHeader title={title}>
+        {action && (
+          <Button
+            component="a"
+            href={testPreviewPath(session.subject.key, action.id)}
+            target="_blank"
+            rel="noopener noreferrer"
+            variant="default"
+            leftSection={<IconExternalLink size={16} />}
+          >
+            {t('action.testPreview')}
+          </Button>
+        )}
+      </PageHeader>
+      <Tabs value={tab} onChange={(value) => setTab((value as TabName) ?? 'basic')} keepMountedMode="display-none">
+        <Tabs.List mb="md">
+          {tabLabel('basic')}
+          {tabLabel('date')}
+          {tabLabel('online')}
+          {tabLabel('optional')}
+          {showPreview && tabLabel('preview')}
+        </Tabs.List>
+        <Tabs.Panel value="basic">
+          <BasicTab {...tabProps} />
+        </Tabs.Panel>
+        <Tabs.Panel value="date">
+          <DateTab {...tabProps} />
+        </Tabs.Panel>
+        <Tabs.Panel value="online">
+          <OnlineTab {...tabProps} />
+        </Tabs.Panel>
+        <Tabs.Panel value="optional">
+          <OptionalTab {...tabProps} />
+        </Tabs.Panel>
+        {showPreview && (
+          <Tabs.Panel value="preview">
+            <PreviewTab {...tabProps} extensions={extensions} />
+          </Tabs.Panel>
+        )}
+      </Tabs>
+    </FormShell>
+  );
+}

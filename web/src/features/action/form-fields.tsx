@@ -1,0 +1,150 @@
+import { type Language, LANGUAGES } from '@accredo/domain';
+import { Checkbox, Paper, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  type Control,
+  type FieldPath,
+  type FieldValues,
+  type UseFormRegisterReturn,
+  useController,
+} from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useAdminSession } from '../../app/admin-session';
+
+/** The languages a subject edits texts in (spec §1): all four with multi-language on, else cs only. */
+export function useEditLanguages(): readonly Language[] {
+  const session = useAdminSession();
+  return session.subject.multiLanguage ? LANGUAGES : ['cs'];
+}
+
+export interface MultiTextFieldsProps {
+  label: string;
+  languages: readonly Language[];
+  /** registers one language's input, e.g. `(lang) => form.register(\`name.${lang}\`)` */
+  register: (language: Language) => UseFormRegisterReturn;
+  /** the translated error of one language's input */
+  error: (language: Language) => string | undefined;
+  /** Czech is required (spec §5: a cs name or label) */
+  requiredCs?: boolean;
+  /** a multi-line input (html texts) */
+  textarea?: boolean;
+  description?: string;
+}
+
+/**
+ * One text per language (spec §1): the Czech input, and the others only when the subject is
+ * multi-language. Each input is labelled with its language.
+ */
+export function MultiTextFields({
+  label,
+  languages,
+  register,
+  error,
+  requiredCs = false,
+  textarea = false,
+  description,
+}: MultiTextFieldsProps) {
+  const { t } = useTranslation();
+  const single = languages.length === 1;
+  const inputs = languages.map((language) => {
+    const props = {
+      label: single ? label : `${label} (${t(`lang.${language}`)})`,
+      description: single || language === 'cs' ? description : undefined,
+      required: requiredCs && language === 'cs',
+      error: error(language),
+      ...register(language),
+    };
+    return textarea ? (
+      <Textarea key={language} {...props} rows={4} resize="vertical" />
+    ) : (
+      <TextInput key={language} {...props} />
+    );
+  });
+  if (single) return inputs[0];
+  return textarea ? <Stack gap="sm">{inputs}</Stack> : <SimpleGrid cols={{ base: 1, sm: 2 }}>{inputs}</SimpleGrid>;
+}
+
+interface BooleanFieldProps<T extends FieldValues, TOut> {
+  control: Control<T, unknown, TOut>;
+  name: FieldPath<T>;
+  label: string;
+  description?: string;
+  disabled?: boolean;
+  kind?: 'switch' | 'checkbox';
+  error?: string;
+  /** runs after the form value changed, e.g. to update dependent values */
+  onValueChange?: (checked: boolean) => void;
+}
+
+/** A switch or checkbox bound to a boolean form value. */
+export function BooleanField<T extends FieldValues, TOut>({
+  control,
+  name,
+  label,
+  description,
+  disabled,
+  kind = 'switch',
+  error,
+  onValueChange,
+}: BooleanFieldProps<T, TOut>) {
+  const { field } = useController({ control, name });
+  const Component = kind === 'switch' ? Switch : Checkbox;
+  return (
+    <Component
+      label={label}
+      description={description}
+      disabled={disabled}
+      checked={Boolean(field.value)}
+      error={error}
+      onChange={(event) => {
+        const checked = event.currentTarget.checked;
+        field.onChange(checked);
+        onValueChange?.(checked);
+      }}
+      onBlur={field.onBlur}
+      ref={field.ref}
+      name={field.name}
+    />
+  );
+}
+
+/** Elements and attributes an html preview never runs (scripts, frames, event handlers, js: links). */
+const UNSAFE_ELEMENTS = 'script, iframe, object, embed, link, meta, base, form';
+
+/** Html of a help text or page block, made inert for showing it inside the admin application. */
+export function sanitizeHtml(html: string): string {
+  if (typeof DOMParser === 'undefined') return '';
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  for (const element of doc.body.querySelectorAll(UNSAFE_ELEMENTS)) element.remove();
+  for (const element of doc.body.querySelectorAll('*')) {
+    for (const attribute of [...element.attributes]) {
+      const name = attribute.name.toLowerCase();
+      const value = attribute.value.trim().toLowerCase();
+      if (name.startsWith('on') || ((name === 'href' || name === 'src') && value.startsWith('javascript:'))) {
+        element.removeAttribute(attribute.name);
+      }
+    }
+  }
+  return doc.body.innerHTML;
+}
+
+/** Renders html in a bordered box (spec §2: the help text with preview). */
+export function HtmlPreview({ label, html }: { label: string; html: string }) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <Text size="sm" fw={500} mb={4}>
+        {label}
+      </Text>
+      <Paper withBorder p="sm" role="region" aria-label={label} mih={40}>
+        {html.trim() ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: the preview shows the admin's own html, sanitised
+          <div dangerouslySetInnerHTML={{ __html: sanitizeHtml(html) }} />
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('basics.dash')}
+          </Text>
+        )}
+      </Paper>
+    </div>
+  );
+}

@@ -1,0 +1,210 @@
+import { mailTemplateSchema } from '@accredo/domain';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ActionIcon, Button, Fieldset, Group, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { type MailTemplateDto, type MailTemplatePayload, mailTemplateApi } from '../../api/template';
+import { notifySuccess } from '../../app/notify';
+import { FormShell, useFieldError } from '../../components/form';
+import { LoadingState } from '../../components/loading-state';
+import { PageHeader } from '../../components/page-header';
+import { useDetailQuery } from '../../components/use-detail-query';
+import { MAIL_TEMPLATES_KEY, TEMPLATES_KEY } from './template-list-page';
+
+export interface MailTemplateFormValues {
+  name: string;
+  type: 1 | 2;
+  subjectFrom: string;
+  withAccreditation: boolean;
+  mailCopy: string[];
+  html: string;
+}
+
+export const mailTemplateFormValues = (mail?: MailTemplateDto, html = ''): MailTemplateFormValues => ({
+  name: mail?.name ?? '',
+  type: mail?.type === 1 ? 1 : 2,
+  subjectFrom: mail?.subjectFrom ?? '',
+  withAccreditation: mail?.withAccreditation ?? false,
+  mailCopy: mail?.mailCopy ?? [],
+  html: mail?.html ?? html,
+});
+
+const resolver = zodResolver(mailTemplateSchema) as unknown as Resolver<
+  MailTemplateFormValues,
+  unknown,
+  MailTemplatePayload
+>;
+
+/** `/mail-template/create` and `/mail-template/detail/:id` (spec §2 Other forms: mail template form). */
+export function MailTemplateDetailPage() {
+  const params = useParams();
+  const id = Number(params.id);
+  const isCreate = !params.id;
+  const query = useDetailQuery({
+    queryKey: [...MAIL_TEMPLATES_KEY, id],
+    queryFn: () => mailTemplateApi.get(id),
+    enabled: !isCreate,
+    listPath: '/template?tab=mail',
+    errorKey: 'mailTemplate.loadError',
+  });
+  // A new one starts with the sample body (spec §2); without it the form still opens empty.
+  const sample = useQuery({
+    queryKey: [...MAIL_TEMPLATES_KEY, 'default'],
+    queryFn: mailTemplateApi.defaultBody,
+    enabled: isCreate,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  if (isCreate) {
+    if (sample.isPending) return <LoadingState />;
+    return <MailTemplateForm key="create" sampleHtml={sample.data?.html ?? ''} />;
+  }
+  if (!query.data) return <LoadingState />;
+  return <MailTemplateForm key={id} mail={query.data} />;
+}
+
+function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; sampleHtml?: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const form = useForm<MailTemplateFormValues, unknown, MailTemplatePayload>({
+    resolver,
+    defaultValues: mailTemplateFormValues(mail, sampleHtml),
+  });
+  const fieldError = useFieldError(form.formState.errors);
+
+  const save = async (values: MailTemplatePayload) => {
+    if (!mail) {
+      const created = await mailTemplateApi.create(values);
+      notifySuccess('mailTemplate.created');
+      void queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY, exact: true });
+      void queryClient.invalidateQueries({ queryKey: MAIL_TEMPLATES_KEY, exact: true });
+      return { navigateTo: `/mail-template/detail/${created.id}` };
+    }
+    const saved = await mailTemplateApi.update(mail.id, values);
+    notifySuccess('mailTemplate.saved');
+    queryClient.setQueryData([...MAIL_TEMPLATES_KEY, mail.id], saved);
+    void queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY, exact: true });
+    void queryClient.invalidateQueries({ queryKey: MAIL_TEMPLATES_KEY, exact: true });
+    return { values: mailTemplateFormValues(saved) };
+  };
+
+  return (
+    <FormShell form={form} onSave={save} saveErrorKey="mailTemplate.saveError">
+      <PageHeader title={mail ? `${t('mailTemplate.detail')}: ${mail.name}` : t('mailTemplate.create')} />
+      <Stack gap="sm" maw={860}>
+        <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
+        <Controller
+          control={form.control}
+          name="type"
+          render={({ field }) => (
+            <Select
+              label={t('mailTemplate.type')}
+              required
+              allowDeselect={false}
+              data={[
+                { value: '1', label: t('mailTemplate.type1') },
+                { value: '2', label: t('mailTemplate.type2') },
+              ]}
+              value={String(field.value)}
+              onChange={(value) => field.onChange(value === '1' ? 1 : 2)}
+              onBlur={field.onBlur}
+              ref={field.ref}
+              error={fieldError('type')}
+            />
+          )}
+        />
+        <TextInput
+          label={t('mailTemplate.subjectFrom')}
+          description={t('mailTemplate.subjectFromHint')}
+          required
+          {...form.register('subjectFrom')}
+          error={fieldError('subjectFrom')}
+        />
+        <Controller
+          control={form.control}
+          name="withAccreditation"
+          render={({ field }) => (
+            <Switch
+              label={t('mailTemplate.withAccreditation')}
+              description={t('mailTemplate.withAccreditationHint')}
+              checked={field.value}
+              onChange={(event) => field.onChange(event.currentTarget.checked)}
+              onBlur={field.onBlur}
+              ref={field.ref}
+            />
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="mailCopy"
+          render={({ field }) => (
+            <Fieldset legend={t('mailTemplate.mailCopy')} variant="filled">
+              <Stack gap="xs">
+                {field.value.length === 0 && (
+                  <Text size="sm" c="dimmed">
+                    {t('mailTemplate.noCopies')}
+                  </Text>
+                )}
+                {field.value.map((address, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the rows are positions in a list of plain strings
+                  <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
+                    <TextInput
+                      style={{ flex: 1 }}
+                      type="email"
+                      label={t('mailTemplate.copyAddress', { n: index + 1 })}
+                      value={address}
+                      onChange={(event) => {
+                        const next = [...field.value];
+                        next[index] = event.currentTarget.value;
+                        field.onChange(next);
+                      }}
+                      onBlur={field.onBlur}
+                      error={fieldError(`mailCopy.${index}`)}
+                    />
+                    <ActionIcon
+                      mt={26}
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('mailTemplate.removeCopy', { n: index + 1 })}
+                      onClick={() => field.onChange(field.value.filter((_, i) => i !== index))}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Group>
+                ))}
+                {fieldError('mailCopy') && (
+                  <Text size="sm" c="red">
+                    {fieldError('mailCopy')}
+                  </Text>
+                )}
+                <Group>
+                  <Button
+                    variant="light"
+                    size="xs"
+                    leftSection={<IconPlus size={14} />}
+                    disabled={field.value.length >= 20}
+                    onClick={() => field.onChange([...field.value, ''])}
+                  >
+                    {t('mailTemplate.addCopy')}
+                  </Button>
+                </Group>
+              </Stack>
+            </Fieldset>
+          )}
+        />
+        <Textarea
+          label={t('mailTemplate.html')}
+          description={t('mailTemplate.htmlHint', { examples: '{{firstname}}, {{lastname}}, {{bc}}, {{actionName}}' })}
+          rows={12}
+          resize="vertical"
+          spellCheck={false}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+          {...form.register('html')}
+          error={fieldError('html')}
+        />
+      </Stack>
+    </FormShell>
+  );
+}

@@ -1,0 +1,117 @@
+import { templateSchema } from '@accredo/domain';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Grid, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { type TemplateDto, type TemplatePayload, templateApi } from '../../api/template';
+import { notifySuccess } from '../../app/notify';
+import { FormShell, useFieldError } from '../../components/form';
+import { LoadingState } from '../../components/loading-state';
+import { PageHeader } from '../../components/page-header';
+import { useDetailQuery } from '../../components/use-detail-query';
+import { PlaceholderHelp } from './placeholder-help';
+import { type PageSize, pageSizeData } from './template-constants';
+import { TEMPLATES_KEY } from './template-list-page';
+
+export interface TemplateFormValues {
+  name: string;
+  type: number;
+  pageSize: PageSize;
+  htmlData: string;
+}
+
+export const templateFormValues = (template?: TemplateDto): TemplateFormValues => ({
+  name: template?.name ?? '',
+  type: template?.type ?? 1,
+  pageSize: template?.pageSize ?? 'A6',
+  htmlData: template?.htmlData ?? '',
+});
+
+const resolver = zodResolver(templateSchema) as unknown as Resolver<TemplateFormValues, unknown, TemplatePayload>;
+
+/** `/template/create` and `/template/detail/:id`: an accreditation (badge) template as data. */
+export function TemplateDetailPage() {
+  const params = useParams();
+  const id = Number(params.id);
+  const isCreate = !params.id;
+  const query = useDetailQuery({
+    queryKey: [...TEMPLATES_KEY, id],
+    queryFn: () => templateApi.get(id),
+    enabled: !isCreate,
+    listPath: '/template?tab=accreditation',
+    errorKey: 'template.loadError',
+  });
+  if (isCreate) return <TemplateForm key="create" />;
+  if (!query.data) return <LoadingState />;
+  return <TemplateForm key={id} template={query.data} />;
+}
+
+function TemplateForm({ template }: { template?: TemplateDto }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const form = useForm<TemplateFormValues, unknown, TemplatePayload>({
+    resolver,
+    defaultValues: templateFormValues(template),
+  });
+  const fieldError = useFieldError(form.formState.errors);
+
+  const save = async (values: TemplatePayload) => {
+    if (!template) {
+      const created = await templateApi.create(values);
+      notifySuccess('template.created');
+      void queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY, exact: true });
+      return { navigateTo: `/template/detail/${created.id}` };
+    }
+    const saved = await templateApi.update(template.id, values);
+    notifySuccess('template.saved');
+    queryClient.setQueryData([...TEMPLATES_KEY, template.id], saved);
+    void queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY, exact: true });
+    void queryClient.invalidateQueries({ queryKey: ['admin', 'groups'] });
+    return { values: templateFormValues(saved) };
+  };
+
+  return (
+    <FormShell form={form} onSave={save} saveErrorKey="template.saveError">
+      <PageHeader title={template ? `${t('template.detail')}: ${template.name}` : t('template.create')} />
+      <Grid gap="xl">
+        <Grid.Col span={{ base: 12, lg: 7 }}>
+          <Stack gap="sm">
+            <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
+            <Controller
+              control={form.control}
+              name="pageSize"
+              render={({ field }) => (
+                <Select
+                  label={t('template.pageSize')}
+                  required
+                  allowDeselect={false}
+                  data={pageSizeData(t)}
+                  value={field.value}
+                  onChange={(value) => field.onChange(value)}
+                  onBlur={field.onBlur}
+                  ref={field.ref}
+                  error={fieldError('pageSize')}
+                />
+              )}
+            />
+            <Textarea
+              label={t('template.htmlData')}
+              description={t('template.htmlDataHint')}
+              rows={14}
+              resize="vertical"
+              spellCheck={false}
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+              {...form.register('htmlData')}
+              error={fieldError('htmlData')}
+            />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 5 }}>
+          <PlaceholderHelp />
+        </Grid.Col>
+      </Grid>
+    </FormShell>
+  );
+}
