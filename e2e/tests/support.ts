@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { DATA_DIR, OPERATOR } from '../playwright.config';
 
 /** The link of the newest .eml in the outbox addressed to `to` (the embedded default has no SMTP). */
@@ -53,4 +53,41 @@ export async function adminLogin(page: Page, email: string, password: string): P
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('textbox', { name: 'Password', exact: true }).press('Enter');
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+}
+
+/**
+ * A verified superuser of a new subject, made over the API (operator → subject → admin → the
+ * mailed verification link), for journeys that start at the admin application.
+ */
+export async function provisionAdmin(
+  request: APIRequestContext,
+  subject: { multiLanguage?: boolean } = {},
+): Promise<{ email: string; password: string; subjectId: number }> {
+  const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const op = await request.post('/api/manage/v1/login', {
+    data: { login: OPERATOR.email, password: OPERATOR.password },
+  });
+  const headers = { 'authorization-manage': (await op.json()).data.token };
+  const created = await request.post('/api/manage/v1/subject', {
+    headers,
+    data: {
+      name: `Subject ${stamp}`,
+      key: `s-${stamp}`,
+      pathToFiles: `s-${stamp}`,
+      multiLanguage: subject.multiLanguage ?? true,
+    },
+  });
+  const subjectId = (await created.json()).data.id as number;
+  const email = `admin-${stamp}@e2e.test`;
+  const password = 'admin-password-1';
+  await request.post('/api/manage/v1/admin-user', {
+    headers,
+    data: { subjectId, login: email, password, name: 'Admin', superuser: true },
+  });
+  const confirmLink = (await mailedLink(email, 'verify')).split('/').pop();
+  const verified = await request.post('/api/admin/v1/login/verify-account', {
+    data: { email, password, confirmPassword: password, confirmLink },
+  });
+  expect(verified.ok()).toBe(true);
+  return { email, password, subjectId };
 }

@@ -73,6 +73,8 @@ export function FormShell<TValues extends FieldValues, TOut>({
       }}
     >
       {children}
+      {/* Room below the last field, so the floating save bar never covers it. */}
+      {isDirty && <div style={{ height: 88 }} aria-hidden />}
       <SaveBar visible={isDirty} busy={isSubmitting} onSave={() => void submit()} onDiscard={() => form.reset()} />
     </form>
   );
