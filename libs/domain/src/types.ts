@@ -34,6 +34,8 @@ export interface AdminUser {
   superuser: boolean;
   manageuser: boolean;
   lastAction: number | null;
+  /** the last action's name per language, for lists */
+  lastActionName?: Record<string, string> | null;
   actionId: number | null;
   language: Language;
   rights: Rights;

@@ -136,6 +136,16 @@ describe('event set-up', () => {
     // The current action, remembered per user.
     expect((await put('actual/action', { actionId: action.id })).body.data).toEqual({ lastAction: action.id });
     expect((await get('actual')).body.data.lastAction).toBe(action.id);
+    const me = (await get('admin-user')).body.data.find(
+      (u: { lastAction: number | null }) => u.lastAction === action.id,
+    );
+    expect(me.lastActionName.de).toBe('Messe');
+    const foreign = await post(
+      'admin-user',
+      { login: 'x@y.cz', password: 'long-enough', name: 'X', actionId: action.id },
+      stranger,
+    );
+    expect(foreign.body.error.details.fields).toEqual([{ path: 'actionId', key: 'basics.invalidValue' }]);
     expect((await put('actual/action', { actionId: action.id }, stranger)).status).toBe(400);
   });
 

@@ -12,10 +12,12 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { assertOwned } from '../../common/crud.js';
 import { hashPassword } from '../../common/crypto.js';
 import type { AdminAuth } from '../../common/request.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
+import { currentSubjectId, runInTenant, TenantRepository } from '../../database/tenant.js';
+import { ActionEntity } from '../action/action.entity.js';
 import { AccountLinkService } from '../session/account-link.service.js';
 import { TokenService } from '../session/token.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
@@ -34,22 +36,31 @@ type ManageUpdateInput = z.output<typeof manageAdminUserUpdateSchema>;
 @Injectable()
 export class AdminUserService {
   private readonly scoped: TenantRepository<AdminUserEntity>;
+  private readonly actions: TenantRepository<ActionEntity>;
 
   constructor(
     @InjectRepository(AdminUserEntity) private readonly users: Repository<AdminUserEntity>,
     @InjectRepository(SubjectEntity) private readonly subjects: Repository<SubjectEntity>,
+    @InjectRepository(ActionEntity) actions: Repository<ActionEntity>,
     private readonly links: AccountLinkService,
     private readonly tokens: TokenService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.scoped = new TenantRepository(users);
+    this.actions = new TenantRepository(actions);
   }
 
   // ---- admin application (current subject) ----
 
   async list(): Promise<AdminUser[]> {
     const rows = await this.scoped.find({ order: { login: 'ASC' } });
-    return rows.map((u) => toAdminUser(u));
+    const actions = new Map(
+      (await this.actions.find({ select: { id: true, name: true, subjectId: true } })).map((a) => [a.id, a.name]),
+    );
+    return rows.map((u) => ({
+      ...toAdminUser(u),
+      lastActionName: u.lastActionId ? (actions.get(u.lastActionId) ?? null) : null,
+    }));
   }
 
   async get(id: number): Promise<AdminUser> {
@@ -57,6 +68,7 @@ export class AdminUserService {
   }
 
   async create(input: CreateInput, actor: AdminAuth): Promise<AdminUser> {
+    await assertOwned(this.actions, [input.actionId], 'actionId');
     const user = this.scoped.create({
       verified: false,
       superuser: false,
@@ -73,6 +85,7 @@ export class AdminUserService {
     const user = await this.scoped.get(id);
     // Only a superuser or manageuser may change the account of one (its password, its login).
     if ((user.superuser || user.manageuser) && !canEditRights(actor)) throw new AppError('FORBIDDEN');
+    await assertOwned(this.actions, [input.actionId], 'actionId');
     await this.apply(user, input, { rights: canEditRights(actor) });
     const saved = await this.saveUnique(() => this.scoped.save(user));
     if (!saved.active) await this.tokens.revokeAll('admin', saved.id);
@@ -122,6 +135,7 @@ export class AdminUserService {
 
   async manageCreate(input: ManageCreateInput): Promise<AdminUser> {
     const subject = await this.requireSubject(input.subjectId);
+    await runInTenant(subject.id, () => assertOwned(this.actions, [input.actionId], 'actionId'));
     const now = new Date();
     const user = this.users.create({
       verified: false,
@@ -141,6 +155,7 @@ export class AdminUserService {
     const user = await this.users.findOneBy({ id });
     if (!user) throw AppError.notFound();
     const subject = await this.requireSubject(input.subjectId);
+    await runInTenant(subject.id, () => assertOwned(this.actions, [input.actionId], 'actionId'));
     await this.apply(user, input, { rights: true });
     user.subjectId = subject.id;
     user.superuser = input.superuser;

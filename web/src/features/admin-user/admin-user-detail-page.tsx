@@ -1,3 +1,4 @@
+import { hasRight } from '@accredo/domain';
 import {
   type AdminUser,
   adminUserCreateSchema,
@@ -7,8 +8,9 @@ import {
   type Rights,
 } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Group, PasswordInput, Stack, Switch, Tabs, TextInput } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Alert, Group, PasswordInput, Select, Stack, Switch, Tabs, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ACTION_LIST_KEY, actionApi, localized } from '../../api/action';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -60,8 +62,11 @@ export function AdminUserDetailPage() {
 }
 
 function AdminUserForm({ user }: { user?: AdminUser }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const session = useAdminSession();
+  // The user's default action (spec §2 Other forms: action selector), among the subject's actions.
+  const canListActions = hasRight(session, 'action', 'get');
+  const actions = useQuery({ queryKey: ACTION_LIST_KEY, queryFn: actionApi.list, enabled: canListActions });
   const queryClient = useQueryClient();
   const isCreate = !user;
   const form = useForm<AdminUserFormValues, unknown, AdminUserPayload>({
@@ -134,6 +139,24 @@ function AdminUserForm({ user }: { user?: AdminUser }) {
           />
         )}
       />
+      {canListActions && (
+        <Controller
+          control={form.control}
+          name="actionId"
+          render={({ field }) => (
+            <Select<number>
+              label={t('adminUser.action')}
+              clearable
+              searchable
+              data={(actions.data ?? []).map((a) => ({ value: a.id, label: localized(a.name, i18n.language) }))}
+              value={field.value}
+              onChange={(value) => field.onChange(value ?? null)}
+              onBlur={field.onBlur}
+              error={fieldError('actionId')}
+            />
+          )}
+        />
+      )}
     </Stack>
   );
 

@@ -1,3 +1,4 @@
+import { localized } from '../../api/action';
 import { type AdminUser, hasRight } from '@accredo/domain';
 import { Anchor, Badge, Button, Group } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
@@ -22,7 +23,7 @@ export function YesNo({ value }: { value: boolean }) {
 
 /** `/admin-user` (spec §2 Other forms: admin user list). */
 export function AdminUserListPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const session = useAdminSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -39,7 +40,11 @@ export function AdminUserListPage() {
   const columns: DataTableColumn<AdminUser>[] = [
     { key: 'login', header: t('adminUser.login'), render: (u) => u.login },
     { key: 'name', header: t('basics.name'), render: (u) => u.name },
-    { key: 'lastAction', header: t('adminUser.lastAction'), render: (u) => u.lastAction ?? t('basics.dash') },
+    {
+      key: 'lastAction',
+      header: t('adminUser.lastAction'),
+      render: (u) => localized(u.lastActionName, i18n.language) || t('basics.dash'),
+    },
     { key: 'active', header: t('basics.active'), render: (u) => <YesNo value={u.active} /> },
     { key: 'verified', header: t('adminUser.verified'), render: (u) => <YesNo value={u.verified} /> },
     {
