@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './errors.js';
 export * from './rights.js';
+export * from './schemas/accreditation.js';
 export * from './schemas/admin-user.js';
 export * from './schemas/common.js';
 export * from './schemas/paging.js';

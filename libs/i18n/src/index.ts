@@ -23,9 +23,17 @@ import template_sk from './locales/template/sk.json' with { type: 'json' };
 import template_en from './locales/template/en.json' with { type: 'json' };
 import template_de from './locales/template/de.json' with { type: 'json' };
 import gallery_cs from './locales/gallery/cs.json' with { type: 'json' };
+import accreditation_cs from './locales/accreditation/cs.json' with { type: 'json' };
+import accreditation_detail_cs from './locales/accreditation-detail/cs.json' with { type: 'json' };
 import gallery_sk from './locales/gallery/sk.json' with { type: 'json' };
+import accreditation_sk from './locales/accreditation/sk.json' with { type: 'json' };
+import accreditation_detail_sk from './locales/accreditation-detail/sk.json' with { type: 'json' };
 import gallery_en from './locales/gallery/en.json' with { type: 'json' };
+import accreditation_en from './locales/accreditation/en.json' with { type: 'json' };
+import accreditation_detail_en from './locales/accreditation-detail/en.json' with { type: 'json' };
 import gallery_de from './locales/gallery/de.json' with { type: 'json' };
+import accreditation_de from './locales/accreditation/de.json' with { type: 'json' };
+import accreditation_detail_de from './locales/accreditation-detail/de.json' with { type: 'json' };
 
 /** One message catalogue per language (spec §1); Czech is the fallback for every missing key. */
 export const LANGUAGES = ['cs', 'sk', 'en', 'de'] as const;
@@ -36,10 +44,46 @@ type Tree = { [k: string]: string | Tree };
 
 /** Area catalogues (one folder per feature area, the same four files) merged into each language. */
 const AREAS: Record<Language, object[]> = {
-  cs: [action_cs, custom_field_cs, groups_cs, zone_cs, template_cs, gallery_cs],
-  sk: [action_sk, custom_field_sk, groups_sk, zone_sk, template_sk, gallery_sk],
-  en: [action_en, custom_field_en, groups_en, zone_en, template_en, gallery_en],
-  de: [action_de, custom_field_de, groups_de, zone_de, template_de, gallery_de],
+  cs: [
+    action_cs,
+    custom_field_cs,
+    groups_cs,
+    zone_cs,
+    template_cs,
+    gallery_cs,
+    accreditation_cs,
+    accreditation_detail_cs,
+  ],
+  sk: [
+    action_sk,
+    custom_field_sk,
+    groups_sk,
+    zone_sk,
+    template_sk,
+    gallery_sk,
+    accreditation_sk,
+    accreditation_detail_sk,
+  ],
+  en: [
+    action_en,
+    custom_field_en,
+    groups_en,
+    zone_en,
+    template_en,
+    gallery_en,
+    accreditation_en,
+    accreditation_detail_en,
+  ],
+  de: [
+    action_de,
+    custom_field_de,
+    groups_de,
+    zone_de,
+    template_de,
+    gallery_de,
+    accreditation_de,
+    accreditation_detail_de,
+  ],
 };
 
 function merge(target: Tree, source: Tree): Tree {

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { booleanSchema, EMAIL_PATTERN, id, optionalId, REQUIRED, requiredString } from './common.js';
+import { DATE } from './setup.js';
+
+/**
+ * Accreditations (spec §3 Accreditation, §5 Accreditation, §7 Accreditations). User-field values
+ * travel as `customField: [{id, value}]`; a value's shape depends on the field type (text, number,
+ * option id(s), address object, boolean, …) and is checked against the action's fields by the server.
+ */
+export const addressValueSchema = z.object({
+  street: z.string().trim().max(255).default(''),
+  city: z.string().trim().max(255).default(''),
+  zip: z.string().trim().max(32).default(''),
+  gps: z
+    .string()
+    .trim()
+    .max(64)
+    .nullish()
+    .transform((v) => v ?? ''),
+});
+export type AddressValue = z.output<typeof addressValueSchema>;
+
+export const customFieldValueSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  value: z.unknown(),
+});
+
+export const accreditationSchema = z.object({
+  actionId: id(),
+  firstname: requiredString(),
+  lastname: requiredString(),
+  email: z
+    .string({ error: REQUIRED })
+    .trim()
+    .min(1, { error: REQUIRED })
+    .max(255, { error: 'basics.tooLong' })
+    .regex(EMAIL_PATTERN, { error: 'basics.emailNotValid' })
+    .transform((v) => v.toLowerCase()),
+  groupIds: z.array(z.coerce.number().int().positive()).max(50).default([]),
+  zones: z.array(z.coerce.number().int().positive()).max(200).default([]),
+  days: z
+    .array(z.string().regex(DATE, { error: 'basics.enterCorrectDate' }))
+    .max(366)
+    .default([]),
+  customField: z.array(customFieldValueSchema).max(200).default([]),
+  /** a gallery image to use as the photo; null clears it */
+  imageId: optionalId(),
+  /** a new photo (data URL, png/jpg/gif, 2 MB); wins over imageId */
+  imageData: z.string().nullish(),
+});
+export type AccreditationInput = z.input<typeof accreditationSchema>;
+
+/** The filter panel of spec §2 Accreditation list. */
+export const accreditationFilterSchema = z.object({
+  text: z.string().trim().max(255).nullish(),
+  groupId: optionalId(),
+  zoneId: optionalId(),
+  /** 1 printed, -1 not printed */
+  printed: z.union([z.literal(1), z.literal(-1), z.null()]).optional(),
+  /** user field id → wanted value (BOOL: 1 yes, -1 no; others: contains) */
+  customField: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+});
+export type AccreditationFilter = z.output<typeof accreditationFilterSchema>;
+
+export const accreditationListSchema = z.object({
+  actionId: id(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(10),
+  filterData: accreditationFilterSchema.prefault({}),
+});
+
+/** A bulk change works on the chosen ids, or with `all` on every row of the filter (spec §7). */
+const bulkBase = {
+  actionId: id(),
+  userId: z.array(z.coerce.number().int().positive()).max(100_000).default([]),
+  all: booleanSchema(false),
+  filterData: accreditationFilterSchema.prefault({}),
+};
+const notEmptySelection = (v: { all: boolean; userId: number[] }) => v.all || v.userId.length > 0;
+export const bulkAssignGroupsSchema = z
+  .object({
+    ...bulkBase,
+    groupsId: z.array(z.coerce.number().int().positive()).min(1, { error: 'accreditation.chooseGroup' }),
+  })
+  .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
+export const bulkAssignZonesSchema = z
+  .object({ ...bulkBase, zones: z.array(z.coerce.number().int().positive()).default([]) })
+  .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
+export const bulkAssignDaysSchema = z
+  .object({ ...bulkBase, days: z.array(z.string().regex(DATE)).default([]) })
+  .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
+export const bulkDeleteSchema = z
+  .object({ ...bulkBase, type: z.union([z.literal(1), z.literal(2)], { error: REQUIRED }) })
+  .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
+
+/** Credit (spec §7 user-credit): 1 add, 3 remove; the amount must be a number above 0. */
+export const creditChangeSchema = z.object({
+  price: z.coerce
+    .number({ error: 'credit.amountPositive' })
+    .int({ error: 'credit.amountPositive' })
+    .positive({ error: 'credit.amountPositive' })
+    .max(10_000_000, { error: 'credit.amountPositive' }),
+  type: z.union([z.literal(1), z.literal(3)], { error: REQUIRED }),
+});
