@@ -10,6 +10,15 @@ import { AdminUserController } from './modules/admin-user/admin-user.controller.
 import { AdminUserEntity } from './modules/admin-user/admin-user.entity.js';
 import { AdminUserService } from './modules/admin-user/admin-user.service.js';
 import { HealthController } from './modules/health.controller.js';
+import { AccreditationController } from './modules/accreditation/accreditation.controller.js';
+import {
+  AccreditationEntity,
+  AccreditationGroupEntity,
+  AccreditationValueEntity,
+  AccreditationZoneEntity,
+  CreditTransactionEntity,
+} from './modules/accreditation/accreditation.entity.js';
+import { AccreditationService } from './modules/accreditation/accreditation.service.js';
 import { ActionController } from './modules/action/action.controller.js';
 import { ActionEntity } from './modules/action/action.entity.js';
 import { ActionService } from './modules/action/action.service.js';
@@ -66,6 +75,7 @@ export const CONTROLLERS = [
   ZoneController,
   TemplateController,
   ImageController,
+  AccreditationController,
 ];
 
 @Module({})
@@ -99,6 +109,11 @@ export class AppModule {
           TemplateEntity,
           MailTemplateEntity,
           ImageEntity,
+          AccreditationEntity,
+          AccreditationGroupEntity,
+          AccreditationZoneEntity,
+          AccreditationValueEntity,
+          CreditTransactionEntity,
         ]),
         MailModule,
       ],
@@ -119,6 +134,7 @@ export class AppModule {
         TemplateService,
         MailTemplateService,
         ImageService,
+        AccreditationService,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: TenantInterceptor },

@@ -11,6 +11,14 @@ import { SessionTokenEntity } from '../modules/session/session-token.entity.js';
 import { SubjectEntity } from '../modules/subject/subject.entity.js';
 import { Init1763780000000 } from './migrations/1763780000000-init.js';
 import { EventSetup1763790000000 } from './migrations/1763790000000-event-setup.js';
+import { Accreditation1763800000000 } from './migrations/1763800000000-accreditation.js';
+import {
+  AccreditationEntity,
+  AccreditationGroupEntity,
+  AccreditationValueEntity,
+  AccreditationZoneEntity,
+  CreditTransactionEntity,
+} from '../modules/accreditation/accreditation.entity.js';
 import { ActionEntity } from '../modules/action/action.entity.js';
 import { CustomFieldEntity } from '../modules/custom-field/custom-field.entity.js';
 import { GroupEntity } from '../modules/groups/group.entity.js';
@@ -33,8 +41,13 @@ export const ENTITIES = [
   TemplateEntity,
   MailTemplateEntity,
   ImageEntity,
+  AccreditationEntity,
+  AccreditationGroupEntity,
+  AccreditationZoneEntity,
+  AccreditationValueEntity,
+  CreditTransactionEntity,
 ];
-export const MIGRATIONS = [Init1763780000000, EventSetup1763790000000];
+export const MIGRATIONS = [Init1763780000000, EventSetup1763790000000, Accreditation1763800000000];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */
 export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {

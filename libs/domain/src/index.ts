@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './errors.js';
+export * from './field-values.js';
 export * from './rights.js';
 export * from './schemas/accreditation.js';
 export * from './schemas/admin-user.js';

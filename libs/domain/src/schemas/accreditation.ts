@@ -43,8 +43,8 @@ export const accreditationSchema = z.object({
     .max(366)
     .default([]),
   customField: z.array(customFieldValueSchema).max(200).default([]),
-  /** a gallery image to use as the photo; null clears it */
-  imageId: optionalId(),
+  /** a gallery image to use as the photo; null clears it; left out keeps the current one */
+  imageId: z.union([id(), z.null()]).optional(),
   /** a new photo (data URL, png/jpg/gif, 2 MB); wins over imageId */
   imageData: z.string().nullish(),
 });

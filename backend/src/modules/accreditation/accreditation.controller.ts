@@ -1,0 +1,123 @@
+import {
+  accreditationListSchema,
+  accreditationSchema,
+  bulkAssignDaysSchema,
+  bulkAssignGroupsSchema,
+  bulkAssignZonesSchema,
+  bulkDeleteSchema,
+  creditChangeSchema,
+} from '@accredo/domain';
+import { Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
+import { Right } from '../../common/access.js';
+import { paged } from '../../common/interceptors.js';
+import { type AdminAuth, CurrentAdmin } from '../../common/request.js';
+import { IdParam, ValidBody } from '../../common/zod.js';
+import { AccreditationService } from './accreditation.service.js';
+
+type Bulk = {
+  actionId: number;
+  userId: number[];
+  all: boolean;
+  filterData: z.output<typeof accreditationListSchema>['filterData'];
+};
+
+@ApiTags('admin: accreditations')
+@Controller('api/admin/v1')
+export class AccreditationController {
+  constructor(private readonly service: AccreditationService) {}
+
+  @Post('user')
+  @Right('user', 'createUser')
+  create(@ValidBody(accreditationSchema) body: z.output<typeof accreditationSchema>) {
+    return this.service.create(body);
+  }
+
+  @Put('user/:id')
+  @Right('user', 'updateUser')
+  update(@IdParam() id: number, @ValidBody(accreditationSchema) body: z.output<typeof accreditationSchema>) {
+    return this.service.update(id, body);
+  }
+
+  @Get('user/check/:bc')
+  @Right('user', 'checkUser')
+  check(@Param('bc') bc: string) {
+    return this.service.check(bc);
+  }
+
+  @Get('user/:actionId/:id')
+  @Right('user', 'getUser')
+  get(@IdParam('actionId') actionId: number, @IdParam() id: number) {
+    return this.service.get(actionId, id);
+  }
+
+  @Post('user/all')
+  @HttpCode(200)
+  @Right('user', 'getUser')
+  async all(@ValidBody(accreditationListSchema) body: z.output<typeof accreditationListSchema>) {
+    const { data, max, customField } = await this.service.list(body.actionId, body.page, body.pageSize, null);
+    return paged(data, max, { customField });
+  }
+
+  @Post('user/filter')
+  @HttpCode(200)
+  @Right('user', 'filterUser')
+  async filter(@ValidBody(accreditationListSchema) body: z.output<typeof accreditationListSchema>) {
+    const { data, max, customField } = await this.service.list(
+      body.actionId,
+      body.page,
+      body.pageSize,
+      body.filterData,
+    );
+    return paged(data, max, { customField });
+  }
+
+  @Post('user/assign-groups')
+  @HttpCode(200)
+  @Right('user', 'assignUserToGroups')
+  async assignGroups(@ValidBody(bulkAssignGroupsSchema) body: z.output<typeof bulkAssignGroupsSchema>) {
+    return { changed: await this.service.assignGroups(body.actionId, await this.ids(body), body.groupsId) };
+  }
+
+  @Post('user/assign-zone')
+  @HttpCode(200)
+  @Right('user', 'assignZone')
+  async assignZones(@ValidBody(bulkAssignZonesSchema) body: z.output<typeof bulkAssignZonesSchema>) {
+    return { changed: await this.service.assignZones(body.actionId, await this.ids(body), body.zones) };
+  }
+
+  @Post('user/assign-days')
+  @HttpCode(200)
+  @Right('user', 'assignDays')
+  async assignDays(@ValidBody(bulkAssignDaysSchema) body: z.output<typeof bulkAssignDaysSchema>) {
+    return { changed: await this.service.assignDays(body.actionId, await this.ids(body), body.days) };
+  }
+
+  @Post('user/delete')
+  @HttpCode(200)
+  @Right('user', 'deleteUser')
+  async remove(@ValidBody(bulkDeleteSchema) body: z.output<typeof bulkDeleteSchema>) {
+    return { changed: await this.service.remove(await this.ids(body), body.type) };
+  }
+
+  @Get('user-credit/:id')
+  @Right('userCreditTransaction', 'getUserCreditTransaction')
+  credit(@IdParam() id: number) {
+    return this.service.creditHistory(id);
+  }
+
+  @Put('user-credit/:id')
+  @Right('userCreditTransaction', 'updateCredit')
+  changeCredit(
+    @IdParam() id: number,
+    @ValidBody(creditChangeSchema) body: z.output<typeof creditChangeSchema>,
+    @CurrentAdmin() actor: AdminAuth,
+  ) {
+    return this.service.changeCredit(id, body, actor);
+  }
+
+  private ids(body: Bulk): Promise<number[]> {
+    return this.service.resolveIds(body.actionId, body.userId, body.all, body.filterData);
+  }
+}

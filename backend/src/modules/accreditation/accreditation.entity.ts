@@ -1,0 +1,129 @@
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
+
+/** A person registered for an action (spec §3 Accreditation). */
+@Entity('accreditation')
+@Index('IDX_accreditation_list', ['subjectId', 'actionId', 'id'])
+@Index('IDX_accreditation_email', ['actionId', 'email'])
+@Index('UQ_accreditation_customId', ['actionId', 'customId'], { unique: true })
+export class AccreditationEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'int' })
+  subjectId: number;
+
+  @Column({ type: 'int' })
+  actionId: number;
+
+  /** order in the action (1, 2, 3 …) */
+  @Column({ type: 'int' })
+  customId: number;
+
+  @Column({ type: 'varchar', length: 255 })
+  firstname: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  lastname: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  email: string;
+
+  /** the unguessable barcode / QR value */
+  @Index('UQ_accreditation_bc', { unique: true })
+  @Column({ type: 'varchar', length: 32 })
+  bc: string;
+
+  @JsonColumn()
+  days: string[];
+
+  /** user-field values by field id, in their typed shapes */
+  @JsonColumn()
+  fieldValues: Record<string, unknown>;
+
+  @Column({ type: 'int', nullable: true })
+  imageId: number | null;
+
+  @Column({ type: 'int', default: 0 })
+  printCount: number;
+
+  @Column({ type: 'int', nullable: true })
+  credit: number | null;
+
+  @BoolColumn(false)
+  isUnlimited: boolean;
+
+  /** 'admin' or 'web' (registration source for the dashboard) */
+  @Column({ type: 'varchar', length: 8, default: 'admin' })
+  source: string;
+
+  @DateColumn()
+  createdAt: Date;
+
+  @DateColumn()
+  updatedAt: Date;
+}
+
+/** Groups of an accreditation: a join table, so filtering by group uses an index. */
+@Entity('accreditation_group')
+@Index('IDX_accreditation_group_groupId', ['groupId'])
+export class AccreditationGroupEntity {
+  @PrimaryColumn({ type: 'int' })
+  accreditationId: number;
+
+  @PrimaryColumn({ type: 'int' })
+  groupId: number;
+}
+
+@Entity('accreditation_zone')
+@Index('IDX_accreditation_zone_zoneId', ['zoneId'])
+export class AccreditationZoneEntity {
+  @PrimaryColumn({ type: 'int' })
+  accreditationId: number;
+
+  @PrimaryColumn({ type: 'int' })
+  zoneId: number;
+}
+
+/** User-field values as searchable text (the filter panel), one row per field. */
+@Entity('accreditation_value')
+@Index('IDX_accreditation_value_field', ['fieldId'])
+export class AccreditationValueEntity {
+  @PrimaryColumn({ type: 'int' })
+  accreditationId: number;
+
+  @PrimaryColumn({ type: 'int' })
+  fieldId: number;
+
+  @Column({ type: 'varchar', length: 500 })
+  value: string;
+}
+
+/** Credit history (spec §3 Credit transaction): 1 deposit, 2 withdrawal, 3 correction. */
+@Entity('credit_transaction')
+@Index('IDX_credit_transaction_accreditation', ['accreditationId'])
+export class CreditTransactionEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'int' })
+  subjectId: number;
+
+  @Column({ type: 'int' })
+  accreditationId: number;
+
+  @Column({ type: 'int' })
+  type: number;
+
+  @Column({ type: 'int' })
+  price: number;
+
+  @Column({ type: 'int', nullable: true })
+  deviceId: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  adminUserId: number | null;
+
+  @DateColumn()
+  createdAt: Date;
+}

@@ -1,0 +1,549 @@
+import {
+  type AccreditationFilter,
+  type accreditationSchema,
+  checkFieldValue,
+  type creditChangeSchema,
+  fieldValueText,
+  type FieldError,
+} from '@accredo/domain';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { type DataSource, type EntityManager, In, type Repository, type SelectQueryBuilder } from 'typeorm';
+import type { z } from 'zod';
+import { AppError } from '../../common/app-error.js';
+import { randomCode } from '../../common/crypto.js';
+import { assertOwned } from '../../common/crud.js';
+import type { AdminAuth } from '../../common/request.js';
+import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
+import { ActionEntity } from '../action/action.entity.js';
+import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
+import { GroupEntity } from '../groups/group.entity.js';
+import { ImageEntity } from '../image/image.entity.js';
+import { ImageService } from '../image/image.service.js';
+import { ZoneEntity } from '../zone/zone.entity.js';
+import {
+  AccreditationEntity,
+  AccreditationGroupEntity,
+  AccreditationValueEntity,
+  AccreditationZoneEntity,
+  CreditTransactionEntity,
+} from './accreditation.entity.js';
+
+type Input = z.output<typeof accreditationSchema>;
+
+export interface ActionField {
+  id: number;
+  name: string;
+  label: Record<string, string>;
+  customFieldType: number;
+  options: { id: string; value: string }[];
+  isMandatory: boolean;
+}
+
+export interface AccreditationDto {
+  id: number;
+  customId: number;
+  actionId: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  bc: string;
+  groupIds: number[];
+  groups: { id: number; name: string }[];
+  zoneIds: number[];
+  zones: { id: number; name: string }[];
+  days: string[];
+  customField: { id: number; value: unknown }[];
+  image: { id: number; path: string } | null;
+  printCount: number;
+  credit: number | null;
+  isUnlimited: boolean;
+  source: string;
+  dateCreate: string;
+}
+
+/**
+ * Accreditations (spec §3, §5, §7): register and edit with the action's user fields, find with the
+ * filter panel, change in bulk (on ids or on a whole filter), check by code, and credit.
+ */
+@Injectable()
+export class AccreditationService {
+  private readonly scoped: TenantRepository<AccreditationEntity>;
+  private readonly actions: TenantRepository<ActionEntity>;
+  private readonly groups: TenantRepository<GroupEntity>;
+  private readonly zones: TenantRepository<ZoneEntity>;
+  private readonly fields: TenantRepository<CustomFieldEntity>;
+  private readonly images: TenantRepository<ImageEntity>;
+
+  constructor(
+    @InjectRepository(AccreditationEntity) repo: Repository<AccreditationEntity>,
+    @InjectRepository(ActionEntity) actions: Repository<ActionEntity>,
+    @InjectRepository(GroupEntity) groups: Repository<GroupEntity>,
+    @InjectRepository(ZoneEntity) zones: Repository<ZoneEntity>,
+    @InjectRepository(CustomFieldEntity) fields: Repository<CustomFieldEntity>,
+    @InjectRepository(ImageEntity) images: Repository<ImageEntity>,
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly imageService: ImageService,
+  ) {
+    this.scoped = new TenantRepository(repo);
+    this.actions = new TenantRepository(actions);
+    this.groups = new TenantRepository(groups);
+    this.zones = new TenantRepository(zones);
+    this.fields = new TenantRepository(fields);
+    this.images = new TenantRepository(images);
+  }
+
+  // ---- register, edit, read ----
+
+  async create(input: Input): Promise<AccreditationDto> {
+    const action = await this.action(input.actionId);
+    const prepared = await this.prepare(action, input, null);
+    const now = new Date();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const saved = await this.ds.transaction(async (m) => {
+          // customId: the order in the action; the unique index settles two creates at once.
+          const max = await m
+            .getRepository(AccreditationEntity)
+            .createQueryBuilder('a')
+            .select('MAX(a.customId)', 'max')
+            .where('a.actionId = :actionId', { actionId: action.id })
+            .getRawOne<{ max: number | null }>();
+          const row = m.getRepository(AccreditationEntity).create({
+            ...prepared.row,
+            subjectId: currentSubjectId(),
+            actionId: action.id,
+            customId: Number(max?.max ?? 0) + 1,
+            bc: randomCode(16),
+            printCount: 0,
+            credit: null,
+            isUnlimited: false,
+            source: 'admin',
+            createdAt: now,
+            updatedAt: now,
+          });
+          const saved = await m.getRepository(AccreditationEntity).save(row);
+          await this.writeLinks(m, saved.id, prepared);
+          return saved;
+        });
+        return this.get(action.id, saved.id);
+      } catch (err) {
+        if (attempt < 5 && /unique|duplicate/i.test((err as Error).message)) continue;
+        throw err;
+      }
+    }
+  }
+
+  async update(id: number, input: Input): Promise<AccreditationDto> {
+    const row = await this.scoped.get(id);
+    const action = await this.action(row.actionId);
+    const prepared = await this.prepare(action, input, row);
+    await this.ds.transaction(async (m) => {
+      await m.getRepository(AccreditationEntity).save(Object.assign(row, prepared.row, { updatedAt: new Date() }));
+      await this.writeLinks(m, id, prepared);
+    });
+    return this.get(action.id, id);
+  }
+
+  async get(actionId: number, id: number): Promise<AccreditationDto> {
+    const row = await this.scoped.findOne({ id, actionId });
+    if (!row) throw AppError.notFound();
+    return (await this.toDtos([row]))[0];
+  }
+
+  /** GET user/check/{bc}: the accreditation of any action of the subject carrying this code. */
+  async check(bc: string): Promise<AccreditationDto> {
+    const row = /^[A-Z0-9]{1,32}$/i.test(bc) ? await this.scoped.findOne({ bc: bc.toUpperCase() }) : null;
+    if (!row) throw new AppError('BC_NOT_EXIST');
+    return (await this.toDtos([row]))[0];
+  }
+
+  // ---- find ----
+
+  async list(actionId: number, page: number, pageSize: number, filter: AccreditationFilter | null) {
+    const action = await this.action(actionId);
+    const qb = this.filtered(action.id, filter);
+    const [rows, max] = await qb
+      .orderBy('a.id', 'DESC')
+      .skip((page - 1) * pageSize)
+      .take(pageSize)
+      .getManyAndCount();
+    return { data: await this.toDtos(rows), max, customField: await this.actionFields(action) };
+  }
+
+  private filtered(actionId: number, filter: AccreditationFilter | null): SelectQueryBuilder<AccreditationEntity> {
+    const qb = this.scoped.query('a').andWhere('a.actionId = :actionId', { actionId });
+    if (!filter) return qb;
+    if (filter.text) {
+      // '!' as the escape character: a backslash means different things to SQLite and MariaDB.
+      const like = `%${filter.text.replace(/[%_!]/g, (c) => `!${c}`)}%`;
+      qb.andWhere(
+        "(a.firstname LIKE :like ESCAPE '!' OR a.lastname LIKE :like ESCAPE '!' OR a.email LIKE :like ESCAPE '!' OR a.bc LIKE :like ESCAPE '!')",
+        { like },
+      );
+    }
+    if (filter.groupId) {
+      qb.andWhere('a.id IN (SELECT g.accreditationId FROM accreditation_group g WHERE g.groupId = :groupId)', {
+        groupId: filter.groupId,
+      });
+    }
+    if (filter.zoneId) {
+      qb.andWhere('a.id IN (SELECT z.accreditationId FROM accreditation_zone z WHERE z.zoneId = :zoneId)', {
+        zoneId: filter.zoneId,
+      });
+    }
+    if (filter.printed === 1) qb.andWhere('a.printCount > 0');
+    if (filter.printed === -1) qb.andWhere('a.printCount = 0');
+    Object.entries(filter.customField ?? {}).forEach(([fieldId, wanted], i) => {
+      if (wanted === '' || wanted === null || !/^\d+$/.test(fieldId)) return;
+      const exact = String(wanted) === '1' || String(wanted) === '-1';
+      qb.andWhere(
+        `a.id IN (SELECT v${i}.accreditationId FROM accreditation_value v${i} WHERE v${i}.fieldId = :f${i} AND v${i}.value ${exact ? '=' : 'LIKE'} :v${i}${exact ? '' : " ESCAPE '!'"})`,
+        {
+          [`f${i}`]: Number(fieldId),
+          [`v${i}`]: exact ? String(wanted) : `%${String(wanted).replace(/[%_!]/g, (c) => `!${c}`)}%`,
+        },
+      );
+    });
+    return qb;
+  }
+
+  // ---- bulk changes (spec §7: ids, or `all` with the filter) ----
+
+  async resolveIds(actionId: number, ids: number[], all: boolean, filter: AccreditationFilter): Promise<number[]> {
+    await this.action(actionId);
+    if (all)
+      return (await this.filtered(actionId, filter).select('a.id', 'id').getRawMany<{ id: number }>()).map((r) =>
+        Number(r.id),
+      );
+    if (!ids.length) return [];
+    const found: number[] = [];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await this.scoped.find({
+        where: { actionId, id: In(ids.slice(i, i + 1000)) },
+        select: { id: true, subjectId: true },
+      });
+      found.push(...rows.map((r) => r.id));
+    }
+    return found;
+  }
+
+  async assignGroups(actionId: number, ids: number[], groupIds: number[]): Promise<number> {
+    await this.assertOfAction(this.groups, groupIds, actionId, 'groupsId');
+    await this.replaceLinks(ids, AccreditationGroupEntity, 'groupId', groupIds);
+    return ids.length;
+  }
+
+  async assignZones(actionId: number, ids: number[], zoneIds: number[]): Promise<number> {
+    await this.assertOfAction(this.zones, zoneIds, actionId, 'zones');
+    await this.replaceLinks(ids, AccreditationZoneEntity, 'zoneId', zoneIds);
+    return ids.length;
+  }
+
+  async assignDays(actionId: number, ids: number[], days: string[]): Promise<number> {
+    const action = await this.action(actionId);
+    const allowed = new Set(action.days.map((d) => d.id));
+    if (days.some((d) => !allowed.has(d)))
+      throw AppError.validation([{ path: 'days', key: 'basics.dateNotInActionRange' }]);
+    await this.ds.transaction(async (m) => {
+      for (let i = 0; i < ids.length; i += 1000) {
+        await m
+          .getRepository(AccreditationEntity)
+          .update({ id: In(ids.slice(i, i + 1000)) }, { days, updatedAt: new Date() });
+      }
+    });
+    return ids.length;
+  }
+
+  /** type 1: remove from the action; type 2: delete the people from the system (every action). */
+  async remove(ids: number[], type: 1 | 2): Promise<number> {
+    let targets = ids;
+    if (type === 2 && ids.length) {
+      const emails = new Set<string>();
+      for (let i = 0; i < ids.length; i += 1000) {
+        for (const r of await this.scoped.find({
+          where: { id: In(ids.slice(i, i + 1000)) },
+          select: { email: true, subjectId: true },
+        }))
+          emails.add(r.email);
+      }
+      const all: number[] = [];
+      const list = [...emails];
+      for (let i = 0; i < list.length; i += 1000) {
+        all.push(
+          ...(
+            await this.scoped.find({
+              where: { email: In(list.slice(i, i + 1000)) },
+              select: { id: true, subjectId: true },
+            })
+          ).map((r) => r.id),
+        );
+      }
+      targets = all;
+    }
+    await this.ds.transaction(async (m) => {
+      for (let i = 0; i < targets.length; i += 1000) {
+        const chunk = targets.slice(i, i + 1000);
+        for (const entity of [
+          AccreditationGroupEntity,
+          AccreditationZoneEntity,
+          AccreditationValueEntity,
+          CreditTransactionEntity,
+        ]) {
+          await m.getRepository(entity).delete({ accreditationId: In(chunk) });
+        }
+        await m.getRepository(AccreditationEntity).delete({ id: In(chunk), subjectId: currentSubjectId() });
+      }
+    });
+    return targets.length;
+  }
+
+  // ---- credit (spec §3 Credit transaction, §7 user-credit) ----
+
+  async creditHistory(id: number) {
+    const row = await this.scoped.get(id);
+    const history = await this.ds
+      .getRepository(CreditTransactionEntity)
+      .find({ where: { accreditationId: id }, order: { id: 'DESC' }, take: 500 });
+    const admins = new Map<number, string>();
+    const adminIds = [...new Set(history.map((h) => h.adminUserId).filter((x): x is number => x !== null))];
+    if (adminIds.length) {
+      for (const u of await this.ds.query(
+        `SELECT id, name FROM admin_user WHERE id IN (${adminIds.map(() => '?').join(',')})`,
+        adminIds,
+      )) {
+        admins.set(Number(u.id), u.name);
+      }
+    }
+    return {
+      credit: row.credit,
+      isUnlimited: row.isUnlimited,
+      history: history.map((h) => ({
+        date: h.createdAt.toISOString(),
+        type: h.type,
+        device: h.deviceId,
+        adminUser: h.adminUserId ? (admins.get(h.adminUserId) ?? null) : null,
+        price: h.price,
+      })),
+    };
+  }
+
+  /** Adds (1) or removes (3) credit atomically: two changes at once never take the balance below 0. */
+  async changeCredit(id: number, change: z.output<typeof creditChangeSchema>, actor: AdminAuth) {
+    const row = await this.scoped.get(id);
+    await this.ds.transaction(async (m) => {
+      const repo = m.getRepository(AccreditationEntity);
+      const credit = m.connection.driver.escape('credit');
+      if (!row.isUnlimited) {
+        const qb = repo.createQueryBuilder().update().where('id = :id', { id });
+        const result =
+          change.type === 1
+            ? await qb.set({ credit: () => `COALESCE(${credit}, 0) + ${change.price}` }).execute()
+            : await qb
+                .set({ credit: () => `COALESCE(${credit}, 0) - ${change.price}` })
+                .andWhere(`COALESCE(${credit}, 0) >= :price`, { price: change.price })
+                .execute();
+        if (!result.affected) throw new AppError('CREDIT_NOT_ENOUGH');
+      }
+      await m.getRepository(CreditTransactionEntity).insert({
+        subjectId: row.subjectId,
+        accreditationId: id,
+        type: change.type,
+        price: change.type === 1 ? change.price : -change.price,
+        deviceId: null,
+        adminUserId: actor.user.id,
+        createdAt: new Date(),
+      });
+    });
+    return this.creditHistory(id);
+  }
+
+  // ---- helpers ----
+
+  private async action(id: number): Promise<ActionEntity> {
+    const action = await this.actions.findOne({ id });
+    if (!action) throw new AppError('ACTION_DOESNT_EXIST');
+    return action;
+  }
+
+  async actionFields(action: ActionEntity): Promise<ActionField[]> {
+    const ids = action.customField.map((f) => f.id);
+    const fields = new Map(
+      (ids.length ? await this.fields.find({ where: { id: In(ids) } }) : []).map((f) => [f.id, f]),
+    );
+    return action.customField.flatMap((f) => {
+      const field = fields.get(f.id);
+      return field
+        ? [
+            {
+              id: f.id,
+              name: field.name,
+              label: field.label,
+              customFieldType: field.customFieldType,
+              options: field.options,
+              isMandatory: f.isMandatory,
+            },
+          ]
+        : [];
+    });
+  }
+
+  private async assertOfAction<T extends { id: number; subjectId: number; actionId: number | null }>(
+    repo: TenantRepository<T & { id: number; subjectId: number }>,
+    ids: number[],
+    actionId: number,
+    path: string,
+  ) {
+    const rows = await assertOwned(repo, ids, path);
+    if (rows.some((r) => r.actionId !== null && r.actionId !== actionId))
+      throw AppError.validation([{ path, key: 'basics.invalidValue' }]);
+  }
+
+  private async prepare(action: ActionEntity, input: Input, existing: AccreditationEntity | null) {
+    const errors: FieldError[] = [];
+    const duplicate = await this.scoped.findOne({ actionId: action.id, email: input.email });
+    if (duplicate && duplicate.id !== existing?.id) {
+      throw new AppError('EMAIL_EXIST', { fields: [{ path: 'email', key: 'errors.EMAIL_EXIST' }] });
+    }
+    await this.assertOfAction(this.groups, input.groupIds, action.id, 'groupIds');
+    await this.assertOfAction(this.zones, input.zones, action.id, 'zones');
+    const allowedDays = new Set(action.days.map((d) => d.id));
+    if (action.multiDay && input.days.some((d) => !allowedDays.has(d)))
+      errors.push({ path: 'days', key: 'basics.dateNotInActionRange' });
+
+    const given = new Map(input.customField.map((v) => [v.id, v.value]));
+    const fieldValues: Record<string, unknown> = {};
+    const texts: { fieldId: number; value: string }[] = [];
+    for (const field of await this.actionFields(action)) {
+      let raw = given.has(field.id) ? given.get(field.id) : existing?.fieldValues?.[field.id];
+      if (field.customFieldType === 9 && typeof raw === 'string' && raw.startsWith('data:')) {
+        raw = (
+          await this.imageService.create({
+            type: 1,
+            name: `${input.firstname} ${input.lastname} – ${field.name}`,
+            baseData: raw,
+          })
+        ).id;
+      }
+      const checked = checkFieldValue(field, raw);
+      if ('error' in checked) {
+        errors.push({ path: `customField.${field.id}`, key: checked.error });
+        continue;
+      }
+      fieldValues[field.id] = checked.value;
+      const text = fieldValueText(field, checked.value);
+      if (text) texts.push({ fieldId: field.id, value: text.slice(0, 500) });
+    }
+    if (errors.length) throw AppError.validation(errors);
+
+    let imageId = existing?.imageId ?? null;
+    if (input.imageData) {
+      imageId = (
+        await this.imageService.create({
+          type: 1,
+          name: `${input.firstname} ${input.lastname}`,
+          baseData: input.imageData,
+        })
+      ).id;
+    } else if (input.imageId !== undefined) {
+      await assertOwned(this.images, [input.imageId], 'imageId');
+      imageId = input.imageId;
+    }
+    return {
+      row: {
+        firstname: input.firstname,
+        lastname: input.lastname,
+        email: input.email,
+        days: input.days,
+        fieldValues,
+        imageId,
+      },
+      groupIds: [...new Set(input.groupIds)],
+      zoneIds: [...new Set(input.zones)],
+      texts,
+    };
+  }
+
+  private async writeLinks(
+    m: EntityManager,
+    id: number,
+    p: { groupIds: number[]; zoneIds: number[]; texts: { fieldId: number; value: string }[] },
+  ) {
+    await m.getRepository(AccreditationGroupEntity).delete({ accreditationId: id });
+    await m.getRepository(AccreditationZoneEntity).delete({ accreditationId: id });
+    await m.getRepository(AccreditationValueEntity).delete({ accreditationId: id });
+    if (p.groupIds.length)
+      await m
+        .getRepository(AccreditationGroupEntity)
+        .insert(p.groupIds.map((groupId) => ({ accreditationId: id, groupId })));
+    if (p.zoneIds.length)
+      await m
+        .getRepository(AccreditationZoneEntity)
+        .insert(p.zoneIds.map((zoneId) => ({ accreditationId: id, zoneId })));
+    if (p.texts.length)
+      await m.getRepository(AccreditationValueEntity).insert(p.texts.map((t) => ({ accreditationId: id, ...t })));
+  }
+
+  private async replaceLinks(
+    ids: number[],
+    entity: typeof AccreditationGroupEntity | typeof AccreditationZoneEntity,
+    column: 'groupId' | 'zoneId',
+    values: number[],
+  ) {
+    await this.ds.transaction(async (m) => {
+      const repo = m.getRepository(entity);
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        await repo.delete({ accreditationId: In(chunk) });
+        const rows = chunk.flatMap((accreditationId) => values.map((v) => ({ accreditationId, [column]: v })));
+        for (let j = 0; j < rows.length; j += 500) if (rows.length) await repo.insert(rows.slice(j, j + 500) as never);
+      }
+    });
+  }
+
+  private async toDtos(rows: AccreditationEntity[]): Promise<AccreditationDto[]> {
+    if (!rows.length) return [];
+    const ids = rows.map((r) => r.id);
+    const [groupLinks, zoneLinks] = await Promise.all([
+      this.ds.getRepository(AccreditationGroupEntity).find({ where: { accreditationId: In(ids) } }),
+      this.ds.getRepository(AccreditationZoneEntity).find({ where: { accreditationId: In(ids) } }),
+    ]);
+    const groupIds = [...new Set(groupLinks.map((l) => l.groupId))];
+    const zoneIds = [...new Set(zoneLinks.map((l) => l.zoneId))];
+    const imageIds = [...new Set(rows.map((r) => r.imageId).filter((x): x is number => x !== null))];
+    const [groups, zones, images] = await Promise.all([
+      groupIds.length ? this.groups.find({ where: { id: In(groupIds) } }) : [],
+      zoneIds.length ? this.zones.find({ where: { id: In(zoneIds) } }) : [],
+      imageIds.length ? this.images.find({ where: { id: In(imageIds) } }) : [],
+    ]);
+    const groupName = new Map(groups.map((g) => [g.id, g.name]));
+    const zoneName = new Map(zones.map((z) => [z.id, z.name]));
+    const imageKey = new Map(images.map((i) => [i.id, i.fileKey]));
+    return rows.map((r) => {
+      const gIds = groupLinks.filter((l) => l.accreditationId === r.id).map((l) => l.groupId);
+      const zIds = zoneLinks.filter((l) => l.accreditationId === r.id).map((l) => l.zoneId);
+      return {
+        id: r.id,
+        customId: r.customId,
+        actionId: r.actionId,
+        firstname: r.firstname,
+        lastname: r.lastname,
+        email: r.email,
+        bc: r.bc,
+        groupIds: gIds,
+        groups: gIds.map((id) => ({ id, name: groupName.get(id) ?? '' })),
+        zoneIds: zIds,
+        zones: zIds.map((id) => ({ id, name: zoneName.get(id) ?? '' })),
+        days: r.days,
+        customField: Object.entries(r.fieldValues ?? {}).map(([id, value]) => ({ id: Number(id), value })),
+        image:
+          r.imageId && imageKey.has(r.imageId) ? { id: r.imageId, path: `/api/file/${imageKey.get(r.imageId)}` } : null,
+        printCount: r.printCount,
+        credit: r.credit,
+        isUnlimited: r.isUnlimited,
+        source: r.source,
+        dateCreate: r.createdAt.toISOString(),
+      };
+    });
+  }
+}
