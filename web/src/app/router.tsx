@@ -6,6 +6,7 @@ import { setAdminUnauthorizedHandler } from '../api/admin';
 import { setManageUnauthorizedHandler, setManageToken } from '../api/manage';
 import { clearAdminSession } from '../api/storage';
 import { RequireRight } from '../components/require-right';
+import { accreditationListRoute } from '../features/accreditation/list/routes';
 import { actionRoutes } from '../features/action/routes';
 import { galleryRoutes } from '../features/gallery/routes';
 import { groupsRoutes } from '../features/groups/routes';
@@ -73,7 +74,12 @@ export const adminRoutes: RouteObject[] = [
   },
   { path: 'subject', handle: crumb('menu.subject'), element: gated([['subject', 'get']], <SubjectPage />) },
   placeholder('accreditation/check/*', 'menu.accreditationCheck', [['user', 'checkUser']]),
-  placeholder('accreditation/*', 'menu.accreditationList', [['user', 'getUser']]),
+  {
+    path: 'accreditation',
+    handle: crumb('menu.accreditationList'),
+    element: <Outlet />,
+    children: [accreditationListRoute, placeholder('*', 'menu.accreditationList', [['user', 'getUser']])],
+  },
   ...actionRoutes,
   placeholder('action-extension/*', 'menu.actionExtension', [['actionExtension', 'get']]),
   ...galleryRoutes,

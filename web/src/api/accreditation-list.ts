@@ -1,0 +1,144 @@
+import { isErrorBody, type MultiText } from '@accredo/domain';
+import { adminConfig } from './admin';
+import { ApiError, type Method, request } from './client';
+
+const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
+
+/** One row of the accreditation list (spec §3 Accreditation) as POST user/all and user/filter answer it. */
+export interface AccreditationRow {
+  id: number;
+  customId: number;
+  actionId: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  bc: string;
+  groups: { id: number; name: string }[];
+  zones: { id: number; name: string }[];
+  days: string[];
+  customField: { id: number; value: unknown }[];
+  image: { id: number; path: string } | null;
+  printCount: number;
+  credit: number | null;
+  isUnlimited: boolean;
+  dateCreate: string;
+  source: 'admin' | 'web';
+}
+
+/** A user field of the current action, offered by the filter panel. */
+export interface ActionField {
+  id: number;
+  name: string;
+  label: Partial<MultiText>;
+  /** 1 TEXT, 2 NUMBER, 3 SELECT_MULTI, 4 SELECT, 5 ADDRESS, 6 EMAIL, 7 BOOL, 8 PHONE, 9 IMAGE */
+  customFieldType: number | { id: number; code?: string };
+  options: { id: string | number; value: string }[];
+}
+
+/** The filter panel's values (spec §2 Accreditation list); BOOL user fields use 1 yes, -1 no. */
+export interface AccreditationFilterData {
+  text: string | null;
+  groupId: number | null;
+  zoneId: number | null;
+  printed: 1 | -1 | null;
+  customField: Record<string, string | number>;
+}
+
+export const EMPTY_FILTER: AccreditationFilterData = {
+  text: null,
+  groupId: null,
+  zoneId: null,
+  printed: null,
+  customField: {},
+};
+
+export interface AccreditationListQuery {
+  actionId: number;
+  /** 1-based */
+  page: number;
+  pageSize: number;
+  /** null lists everything (user/all); a filter uses user/filter */
+  filterData: AccreditationFilterData | null;
+}
+
+export interface AccreditationPage {
+  data: AccreditationRow[];
+  max: number;
+  customField: ActionField[];
+}
+
+/** The selection a bulk change works on: the chosen ids, or with `all` every row of the filter (spec §7). */
+export interface BulkTarget {
+  actionId: number;
+  userId: number[];
+  all: boolean;
+  filterData: AccreditationFilterData;
+}
+
+export interface BulkResult {
+  changed: number;
+}
+
+/** The type id of a user field, whether the server sends the id or `{id, code}`. */
+export function fieldTypeId(field: ActionField): number {
+  const type = field.customFieldType;
+  return typeof type === 'object' && type !== null ? Number(type.id) : Number(type);
+}
+
+/**
+ * POST user/all and user/filter answer `{data, max, customField}` at the top level; the shared
+ * client keeps only `data`, so the envelope is read here with the same headers and errors.
+ */
+async function pageCall(path: string, body: unknown, signal?: AbortSignal): Promise<AccreditationPage> {
+  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
+  const token = adminConfig.getToken();
+  if (token) headers[adminConfig.header] = token;
+  let response: Response;
+  try {
+    response = await fetch(`${adminConfig.base}/${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError('NETWORK_ERROR', 0, error instanceof Error ? error.message : 'network error');
+  }
+  const text = await response.text();
+  let payload: unknown;
+  try {
+    payload = text ? JSON.parse(text) : undefined;
+  } catch {
+    payload = undefined;
+  }
+  if (!response.ok) {
+    if (response.status === 401) adminConfig.onUnauthorized();
+    if (isErrorBody(payload)) {
+      const { code, message, details } = payload.error;
+      throw new ApiError(code, response.status, message, details?.fields ?? []);
+    }
+    throw new ApiError(response.status >= 500 ? 'INTERNAL_ERROR' : 'HTTP_ERROR', response.status);
+  }
+  const envelope = (payload ?? {}) as Partial<AccreditationPage>;
+  const data = Array.isArray(envelope.data) ? envelope.data : [];
+  return {
+    data,
+    max: Number(envelope.max ?? data.length),
+    customField: Array.isArray(envelope.customField) ? envelope.customField : [],
+  };
+}
+
+export const ACCREDITATION_LIST_KEY = ['admin', 'accreditation', 'list'] as const;
+
+export const accreditationListApi = {
+  list: ({ actionId, page, pageSize, filterData }: AccreditationListQuery, signal?: AbortSignal) =>
+    filterData
+      ? pageCall('user/filter', { actionId, page, pageSize, filterData }, signal)
+      : pageCall('user/all', { actionId, page, pageSize }, signal),
+  assignGroups: (body: BulkTarget & { groupsId: number[] }) => call<BulkResult>('POST', 'user/assign-groups', body),
+  assignZones: (body: BulkTarget & { zones: number[] }) => call<BulkResult>('POST', 'user/assign-zone', body),
+  assignDays: (body: BulkTarget & { days: string[] }) => call<BulkResult>('POST', 'user/assign-days', body),
+  /** type 1 removes from the action, 2 from the system */
+  remove: (body: BulkTarget & { type: 1 | 2 }) => call<BulkResult>('POST', 'user/delete', body),
+};

@@ -1,0 +1,357 @@
+import { DEFAULT_PAGE_SIZE, hasRight, PAGE_SIZES } from '@accredo/domain';
+import { Alert, Avatar, Badge, Button, Checkbox, Group, Menu, Pagination, Select, Text } from '@mantine/core';
+import {
+  IconCalendar,
+  IconChevronDown,
+  IconFilter,
+  IconMapPin,
+  IconPlus,
+  IconTrash,
+  IconUsersGroup,
+} from '@tabler/icons-react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import {
+  ACCREDITATION_LIST_KEY,
+  type AccreditationFilterData,
+  type AccreditationRow,
+  type ActionField,
+  accreditationListApi,
+  type BulkTarget,
+  EMPTY_FILTER,
+} from '../../../api/accreditation-list';
+import { groupsApi } from '../../../api/groups';
+import { zoneApi } from '../../../api/zone';
+import { useAdminSession } from '../../../app/admin-session';
+import { LoadingState } from '../../../components/loading-state';
+import { PageHeader } from '../../../components/page-header';
+import { useCurrentAction } from '../../action/use-current-action';
+import { BulkModal, type BulkKind } from './bulk-modals';
+import { FilterPanel, type Option } from './filter-panel';
+import { readStoredFilter, writeStoredFilter } from './filter-storage';
+import { type Column, SelectableTable } from './selectable-table';
+
+const EDITABLE = 'input:not([type="checkbox"]):not([type="radio"]), textarea, select, [contenteditable="true"]';
+
+const NO_FIELDS: ActionField[] = [];
+
+/** `/accreditation` (spec §2 Accreditation list): the accreditations of the current action. */
+export function AccreditationListPage() {
+  const { t } = useTranslation();
+  const session = useAdminSession();
+  const current = useCurrentAction();
+
+  let body: ReactNode;
+  if (current.isLoading) body = <LoadingState />;
+  else if (current.actionId === null)
+    body = (
+      <Alert color="blue" title={t('accreditation.noActionTitle')}>
+        {t('accreditation.noAction')}
+      </Alert>
+    );
+  else body = <AccreditationList key={current.actionId} actionId={current.actionId} />;
+
+  return (
+    <>
+      <PageHeader title={t('accreditation.title')}>
+        {hasRight(session, 'user', 'createUser') && current.actionId !== null && (
+          <Button component={Link} to="/accreditation/create" leftSection={<IconPlus size={16} />}>
+            {t('basics.add')}
+          </Button>
+        )}
+      </PageHeader>
+      {body}
+    </>
+  );
+}
+
+function AccreditationList({ actionId }: { actionId: number }) {
+  const { t } = useTranslation();
+  const session = useAdminSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  const [filter, setFilter] = useState<AccreditationFilterData | null>(() => readStoredFilter(actionId));
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [selection, setSelection] = useState<Set<number>>(() => new Set());
+  const [allSelected, setAllSelected] = useState(false);
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const [filterOpen, setFilterOpen] = useState(false);
+  const [bulk, setBulk] = useState<BulkKind | null>(null);
+
+  const list = useQuery({
+    queryKey: [...ACCREDITATION_LIST_KEY, { actionId, page, pageSize, filter }],
+    queryFn: ({ signal }) => accreditationListApi.list({ actionId, page, pageSize, filterData: filter }, signal),
+    placeholderData: keepPreviousData,
+  });
+  const groupsQuery = useQuery({ queryKey: ['admin', 'groups'], queryFn: groupsApi.list });
+  const zonesQuery = useQuery({ queryKey: ['admin', 'zone'], queryFn: zoneApi.list });
+
+  const groups: Option[] = useMemo(
+    () =>
+      (groupsQuery.data ?? [])
+        .filter((g) => g.actionId === actionId)
+        .map((g) => ({ value: String(g.id), label: g.name })),
+    [groupsQuery.data, actionId],
+  );
+  const zones: Option[] = useMemo(
+    () =>
+      (zonesQuery.data ?? [])
+        .filter((z) => z.actionId === actionId)
+        .map((z) => ({ value: String(z.id), label: z.name })),
+    [zonesQuery.data, actionId],
+  );
+
+  const fields: ActionField[] = list.data?.customField ?? NO_FIELDS;
+  const rows = list.data?.data ?? [];
+  const max = list.data?.max ?? 0;
+  const pageCount = Math.max(1, Math.ceil(max / pageSize));
+  const selectedCount = allSelected ? max : selection.size;
+
+  // a page beyond the end (after a delete or a smaller filter) falls back to the last one
+  useEffect(() => {
+    if (list.data && page > pageCount) setPage(pageCount);
+  }, [list.data, page, pageCount]);
+
+  // Ctrl/Cmd+A toggles select-all (spec §2 Layout)
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 'a' || event.altKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest?.(EDITABLE) || document.querySelector('[role="dialog"]')) return;
+      event.preventDefault();
+      setAllSelected((all) => !all);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  const clearSelection = () => {
+    setSelection(new Set());
+    setAllSelected(false);
+    setAnchor(null);
+  };
+
+  const applyFilter = (next: AccreditationFilterData | null) => {
+    setFilter(next);
+    writeStoredFilter(actionId, next);
+    setPage(1);
+    clearSelection();
+    setFilterOpen(false);
+  };
+
+  const select = (index: number, range: boolean) => {
+    const next = new Set(selection);
+    if (range && anchor !== null && anchor < rows.length) {
+      const [from, to] = anchor < index ? [anchor, index] : [index, anchor];
+      for (let i = from; i <= to; i += 1) next.add(rows[i].id);
+    } else {
+      const id = rows[index].id;
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+    }
+    setAnchor(index);
+    setAllSelected(false);
+    setSelection(next);
+  };
+
+  const target: BulkTarget = {
+    actionId,
+    userId: allSelected ? [] : [...selection],
+    all: allSelected,
+    filterData: filter ?? EMPTY_FILTER,
+  };
+
+  const can = (action: string) => hasRight(session, 'user', action);
+  const menuItems: { kind: BulkKind; right: string; label: string; icon: ReactNode }[] = [
+    {
+      kind: 'groups',
+      right: 'assignUserToGroups',
+      label: 'accreditation.assignGroup',
+      icon: <IconUsersGroup size={16} />,
+    },
+    { kind: 'zones', right: 'assignZone', label: 'accreditation.assignZones', icon: <IconMapPin size={16} /> },
+    { kind: 'days', right: 'assignDays', label: 'accreditation.assignDays', icon: <IconCalendar size={16} /> },
+    { kind: 'delete', right: 'deleteUser', label: 'accreditation.delete', icon: <IconTrash size={16} /> },
+  ];
+
+  const columns: Column<AccreditationRow>[] = [
+    {
+      key: 'photo',
+      header: t('accreditation.photo'),
+      width: 64,
+      render: (r) => (
+        <Avatar
+          src={r.image?.path ?? null}
+          alt={t('accreditation.photoOf', { name: `${r.firstname} ${r.lastname}` })}
+          radius="sm"
+          size="md"
+        >
+          {`${r.firstname.charAt(0)}${r.lastname.charAt(0)}`.toUpperCase()}
+        </Avatar>
+      ),
+    },
+    { key: 'customId', header: t('accreditation.customId'), width: 80, render: (r) => r.customId },
+    { key: 'firstname', header: t('accreditation.firstname'), render: (r) => r.firstname },
+    { key: 'lastname', header: t('accreditation.lastname'), render: (r) => r.lastname },
+    { key: 'email', header: t('accreditation.email'), render: (r) => r.email },
+    {
+      key: 'groups',
+      header: t('accreditation.groups'),
+      render: (r) => (r.groups.length ? r.groups.map((g) => g.name).join(', ') : t('basics.dash')),
+    },
+    {
+      key: 'zones',
+      header: t('accreditation.zones'),
+      render: (r) => (r.zones.length ? r.zones.map((z) => z.name).join(', ') : t('basics.dash')),
+    },
+    { key: 'printCount', header: t('accreditation.printCount'), width: 90, render: (r) => r.printCount },
+  ];
+
+  let content: ReactNode;
+  if (list.isPending) content = <LoadingState />;
+  else if (list.isError)
+    content = (
+      <Alert color="red" role="alert" my="md">
+        {t('accreditation.loadError')}
+      </Alert>
+    );
+  else if (rows.length === 0)
+    content = (
+      <Text c="dimmed" ta="center" py="xl">
+        {t('basics.noData')}
+      </Text>
+    );
+  else
+    content = (
+      <SelectableTable
+        label={t('accreditation.listLabel')}
+        columns={columns}
+        rows={rows}
+        isSelected={(row) => allSelected || selection.has(row.id)}
+        onSelect={select}
+        onOpen={(row) => navigate(`/accreditation/detail/${row.id}`)}
+      />
+    );
+
+  return (
+    <>
+      <Group justify="space-between" mb="sm" gap="sm">
+        <Group gap="sm">
+          <Menu position="bottom-start" withinPortal>
+            <Menu.Target>
+              <Button variant="default" rightSection={<IconChevronDown size={14} />}>
+                {t('basics.options')}
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {can('filterUser') && (
+                <Menu.Item leftSection={<IconFilter size={16} />} onClick={() => setFilterOpen(true)}>
+                  {t('accreditation.openFilter')}
+                </Menu.Item>
+              )}
+              {menuItems
+                .filter((item) => can(item.right))
+                .map((item) => (
+                  <Menu.Item
+                    key={item.kind}
+                    leftSection={item.icon}
+                    color={item.kind === 'delete' ? 'red' : undefined}
+                    onClick={() => setBulk(item.kind)}
+                  >
+                    {t(item.label)}
+                  </Menu.Item>
+                ))}
+            </Menu.Dropdown>
+          </Menu>
+          {can('filterUser') && (
+            <Button variant="light" leftSection={<IconFilter size={16} />} onClick={() => setFilterOpen(true)}>
+              {t('accreditation.filter')}
+            </Button>
+          )}
+          {filter && (
+            <>
+              <Badge variant="light" size="lg">
+                {t('accreditation.filtered')}
+              </Badge>
+              <Button variant="subtle" onClick={() => applyFilter(null)}>
+                {t('accreditation.showAll')}
+              </Button>
+            </>
+          )}
+        </Group>
+        <Checkbox
+          label={t('accreditation.selectAll', { count: max })}
+          checked={allSelected}
+          disabled={max === 0}
+          onChange={(event) => {
+            const checked = event.currentTarget.checked;
+            setAllSelected(checked);
+            if (!checked) setSelection(new Set());
+          }}
+        />
+      </Group>
+
+      {content}
+
+      {!list.isPending && !list.isError && (
+        <Group justify="space-between" mt="sm" gap="sm">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {selectedCount > 0 ? t('basics.selected', { count: selectedCount }) : t('basics.total', { count: max })}
+          </Text>
+          <Group gap="sm">
+            <Select
+              label={t('basics.pageSize')}
+              size="xs"
+              w={110}
+              allowDeselect={false}
+              data={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
+              value={String(pageSize)}
+              onChange={(value) => {
+                if (!value) return;
+                setPageSize(Number(value));
+                setPage(1);
+              }}
+            />
+            <Pagination
+              size="sm"
+              total={pageCount}
+              value={Math.min(page, pageCount)}
+              onChange={setPage}
+              aria-label={t('basics.pagination')}
+              getItemProps={(p) => ({ 'aria-label': t('basics.pageNumber', { page: p }) })}
+              getControlProps={(control) => ({ 'aria-label': t(`basics.page_${control}`) })}
+            />
+          </Group>
+        </Group>
+      )}
+
+      <FilterPanel
+        opened={filterOpen}
+        onClose={() => setFilterOpen(false)}
+        value={filter}
+        fields={fields}
+        groups={groups}
+        zones={zones}
+        onApply={applyFilter}
+        onShowAll={() => applyFilter(null)}
+      />
+      <BulkModal
+        kind={bulk}
+        onClose={() => setBulk(null)}
+        target={target}
+        count={selectedCount}
+        groups={groups}
+        zones={zones}
+        onDone={(kind) => {
+          setBulk(null);
+          if (kind === 'delete') clearSelection();
+          void queryClient.invalidateQueries({ queryKey: ACCREDITATION_LIST_KEY });
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,342 @@
+import { buildRights, type Session } from '@accredo/domain';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useParams } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AccreditationRow, ActionField } from '../../../api/accreditation-list';
+import { STORAGE_KEYS } from '../../../api/storage';
+import { jsonResponse, t } from '../../../testing/render';
+import { renderWithSession, testSession } from '../../action/test-utils';
+import { accreditationListRoute } from './routes';
+
+const text = (cs: string) => ({ cs, sk: '', en: '', de: '' });
+
+const row = (id: number): AccreditationRow => ({
+  id,
+  customId: id,
+  actionId: 7,
+  firstname: `First${id}`,
+  lastname: `Last${id}`,
+  email: `p${id}@example.com`,
+  bc: `bc${id}`,
+  groups: id === 1 ? [{ id: 3, name: 'VIP' }] : [],
+  zones: [],
+  days: [],
+  customField: [],
+  image: id === 1 ? { id: 50, path: '/files/demo/50.png' } : null,
+  printCount: id === 1 ? 2 : 0,
+  credit: null,
+  isUnlimited: false,
+  dateCreate: '2026-01-01T10:00:00.000Z',
+  source: 'admin',
+});
+
+const fields: ActionField[] = [
+  { id: 4, name: 'Vegan', label: text('Vegan'), customFieldType: 7, options: [] },
+  { id: 5, name: 'Company', label: text('Firma'), customFieldType: 1, options: [] },
+];
+
+interface Call {
+  method: string;
+  path: string;
+  body: Record<string, unknown> | undefined;
+}
+
+type Answer = unknown | ((body: Record<string, unknown> | undefined) => unknown);
+
+/** A fake admin API: `METHOD path` → `{data}` answer, or a function of the body; `paged:` answers unwrapped. */
+function mockApi(routes: Record<string, Answer>) {
+  const calls: Call[] = [];
+  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    const method = init?.method ?? 'GET';
+    const path = url.replace('/api/admin/v1/', '');
+    const body = init?.body ? (JSON.parse(init.body as string) as Record<string, unknown>) : undefined;
+    calls.push({ method, path, body });
+    const key = `${method} ${path}`;
+    if (!(key in routes)) return jsonResponse({ error: { code: 'NOT_FOUND', message: key } }, 404);
+    const route = routes[key];
+    const answer = typeof route === 'function' ? route(body) : route;
+    if (answer instanceof Response) return answer;
+    if (answer && typeof answer === 'object' && 'paged' in answer) return jsonResponse(answer.paged);
+    return jsonResponse({ data: answer });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  const bodies = (path: string) => calls.filter((c) => c.path === path).map((c) => c.body);
+  return { calls, bodies };
+}
+
+/** POST user/all and user/filter: `total` rows paged by the request. */
+const pagedRows = (total: number) => (body: Record<string, unknown> | undefined) => {
+  const page = Number(body?.page ?? 1);
+  const size = Number(body?.pageSize ?? 10);
+  const from = (page - 1) * size + 1;
+  const ids = Array.from({ length: Math.max(0, Math.min(size, total - from + 1)) }, (_, i) => from + i);
+  return { paged: { data: ids.map(row), max: total, customField: fields } };
+};
+
+const base = {
+  'GET actual': { id: 1, lastAction: 7 },
+  'GET action': [{ id: 7, name: text('Summer fest'), days: [] }],
+  'GET groups': [
+    { id: 3, name: 'VIP', actionId: 7 },
+    { id: 9, name: 'Other action group', actionId: 8 },
+  ],
+  'GET zone': [{ id: 2, name: 'Backstage', actionId: 7 }],
+};
+
+const emptyFilter = { text: null, groupId: null, zoneId: null, printed: null, customField: {} };
+
+function DetailStub() {
+  return <p>Detail {useParams().id}</p>;
+}
+
+function renderList(session: Session = testSession()) {
+  return renderWithSession(
+    [
+      {
+        path: 'accreditation',
+        children: [
+          accreditationListRoute,
+          { path: 'detail/:id', element: <DetailStub /> },
+          { path: 'create', element: <p>Create page</p> },
+        ],
+      },
+    ],
+    '/accreditation',
+    session,
+  );
+}
+
+const bodyRows = () =>
+  within(screen.getByRole('table', { name: t('accreditation.listLabel') }))
+    .getAllByRole('row')
+    .slice(1);
+const rowOf = (id: number) => screen.getByRole('row', { name: new RegExp(`p${id}@example\\.com`) });
+
+async function openMenuItem(user: ReturnType<typeof renderList>['user'], label: string) {
+  await user.click(screen.getByRole('button', { name: t('basics.options') }));
+  await user.click(await screen.findByRole('menuitem', { name: t(label) }));
+}
+
+beforeEach(() => {
+  window.localStorage.clear();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('accreditation list', { timeout: 20_000 }, () => {
+  it('requests page 1, then page 2 and a new page size, with 1-based pages; double-click opens', async () => {
+    const { bodies } = mockApi({ ...base, 'POST user/all': pagedRows(25) });
+    const { user } = renderList();
+
+    expect(await screen.findByText('p1@example.com')).toBeInTheDocument();
+    expect(bodyRows()).toHaveLength(10);
+    expect(bodies('user/all')[0]).toEqual({ actionId: 7, page: 1, pageSize: 10 });
+    expect(screen.getByText(t('basics.total', { count: 25 }))).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: t('accreditation.photoOf', { name: 'First1 Last1' }) })).toHaveAttribute(
+      'src',
+      '/files/demo/50.png',
+    );
+    expect(within(rowOf(1)).getByText('VIP')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: t('basics.page_next') }));
+    expect(await screen.findByText('p11@example.com')).toBeInTheDocument();
+    expect(bodies('user/all').at(-1)).toEqual({ actionId: 7, page: 2, pageSize: 10 });
+
+    await user.click(screen.getByRole('combobox', { name: t('basics.pageSize') }));
+    await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: '20' }));
+    await waitFor(() => expect(bodies('user/all').at(-1)).toEqual({ actionId: 7, page: 1, pageSize: 20 }));
+    await waitFor(() => expect(bodyRows()).toHaveLength(20));
+
+    await user.dblClick(rowOf(4));
+    expect(await screen.findByText('Detail 4')).toBeInTheDocument();
+  });
+
+  it('filters from page 1 with the filter data, remembers it, and shows all again', async () => {
+    const { bodies } = mockApi({ ...base, 'POST user/all': pagedRows(25), 'POST user/filter': pagedRows(3) });
+    const { user } = renderList();
+    await screen.findByText('p1@example.com');
+    await user.click(screen.getByRole('button', { name: t('basics.page_next') }));
+    await screen.findByText('p11@example.com');
+
+    await user.click(screen.getByRole('button', { name: t('accreditation.filter') }));
+    const panel = await screen.findByRole('form', { name: t('accreditation.filter') });
+    await user.type(within(panel).getByLabelText(t('accreditation.filterText')), 'Nov');
+    await user.click(within(panel).getByRole('combobox', { name: t('accreditation.group') }));
+    await user.click(await screen.findByRole('option', { name: 'VIP' }));
+    expect(screen.queryByRole('option', { name: 'Other action group' })).not.toBeInTheDocument();
+    await user.click(within(panel).getByRole('combobox', { name: 'Vegan' }));
+    await user.click(await screen.findByRole('option', { name: t('basics.yes') }));
+    await user.type(within(panel).getByLabelText('Firma'), 'Acme');
+    await user.click(within(panel).getByRole('button', { name: t('accreditation.applyFilter') }));
+
+    const filterData = { text: 'Nov', groupId: 3, zoneId: null, printed: null, customField: { '4': 1, '5': 'Acme' } };
+    await waitFor(() => expect(bodies('user/filter')).toHaveLength(1));
+    expect(bodies('user/filter')[0]).toEqual({ actionId: 7, page: 1, pageSize: 10, filterData });
+    expect(await screen.findByText(t('basics.total', { count: 3 }))).toBeInTheDocument();
+    expect(JSON.parse(window.localStorage.getItem(STORAGE_KEYS.userFilter) ?? '{}')).toEqual({
+      actionId: 7,
+      filter: filterData,
+    });
+
+    const allCalls = bodies('user/all').length;
+    await user.click(screen.getByRole('button', { name: t('accreditation.showAll') }));
+    await waitFor(() => expect(bodies('user/all')).toHaveLength(allCalls + 1));
+    expect(bodies('user/all').at(-1)).toEqual({ actionId: 7, page: 1, pageSize: 10 });
+    expect(window.localStorage.getItem(STORAGE_KEYS.userFilter)).toBeNull();
+  });
+
+  it('assigns a group to the whole filter with select-all (Ctrl+A) and reloads the list', async () => {
+    const stored = { ...emptyFilter, text: 'Nov' };
+    window.localStorage.setItem(STORAGE_KEYS.userFilter, JSON.stringify({ actionId: 7, filter: stored }));
+    const { bodies } = mockApi({
+      ...base,
+      'POST user/filter': pagedRows(30),
+      'POST user/assign-groups': { changed: 30 },
+    });
+    const { user } = renderList();
+    await screen.findByText('p1@example.com');
+    expect(bodies('user/filter')[0]).toEqual({ actionId: 7, page: 1, pageSize: 10, filterData: stored });
+
+    fireEvent.keyDown(document.body, { key: 'a', ctrlKey: true });
+    expect(screen.getByRole('checkbox', { name: t('accreditation.selectAll', { count: 30 }) })).toBeChecked();
+    expect(screen.getByText(t('basics.selected', { count: 30 }))).toBeInTheDocument();
+    expect(bodyRows().every((r) => r.getAttribute('aria-selected') === 'true')).toBe(true);
+
+    await openMenuItem(user, 'accreditation.assignGroup');
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: t('accreditation.assign') }));
+    expect(within(dialog).getByText(t('accreditation.chooseGroup'))).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('combobox', { name: t('accreditation.groups') }));
+    await user.click(await screen.findByRole('option', { name: 'VIP' }));
+    await user.click(within(dialog).getByRole('button', { name: t('accreditation.assign') }));
+
+    await waitFor(() => expect(bodies('user/assign-groups')).toHaveLength(1));
+    expect(bodies('user/assign-groups')[0]).toEqual({
+      actionId: 7,
+      userId: [],
+      all: true,
+      filterData: stored,
+      groupsId: [3],
+    });
+    expect(await screen.findByText(t('accreditation.rowsChanged', { count: 30 }))).toBeInTheDocument();
+    await waitFor(() => expect(bodies('user/filter')).toHaveLength(2));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('deletes a ctrl-click range after choosing the type and confirming', async () => {
+    const { bodies } = mockApi({ ...base, 'POST user/all': pagedRows(12), 'POST user/delete': { changed: 3 } });
+    const { user } = renderList();
+    await screen.findByText('p1@example.com');
+
+    await user.click(rowOf(2));
+    await user.keyboard('{Control>}');
+    await user.click(rowOf(4));
+    await user.keyboard('{/Control}');
+    expect(screen.getByText(t('basics.selected', { count: 3 }))).toBeInTheDocument();
+
+    await openMenuItem(user, 'accreditation.delete');
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: t('accreditation.continue') }));
+    expect(within(dialog).getByText(t('basics.requireField'))).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('radio', { name: t('accreditation.deleteFromSystem') }));
+    await user.click(within(dialog).getByRole('button', { name: t('accreditation.continue') }));
+    expect(within(dialog).getByText(t('accreditation.deleteConfirmSystem', { count: 3 }))).toBeInTheDocument();
+    expect(bodies('user/delete')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: t('accreditation.deleteConfirm') }));
+
+    await waitFor(() => expect(bodies('user/delete')).toHaveLength(1));
+    expect(bodies('user/delete')[0]).toEqual({
+      actionId: 7,
+      userId: [2, 3, 4],
+      all: false,
+      filterData: emptyFilter,
+      type: 2,
+    });
+    expect(await screen.findByText(t('accreditation.rowsChanged', { count: 3 }))).toBeInTheDocument();
+    await waitFor(() => expect(bodies('user/all').length).toBeGreaterThanOrEqual(2));
+    await waitFor(() => expect(screen.getByText(t('basics.total', { count: 12 }))).toBeInTheDocument());
+  });
+
+  it('asks to choose users first and toasts a failed change', async () => {
+    const { bodies } = mockApi({
+      ...base,
+      'POST user/all': pagedRows(2),
+      'POST user/assign-zone': jsonResponse({ error: { code: 'INTERNAL_ERROR', message: 'boom' } }, 500),
+    });
+    const { user } = renderList();
+    await screen.findByText('p1@example.com');
+
+    await openMenuItem(user, 'accreditation.assignZones');
+    let dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(t('accreditation.chooseUsers'));
+    await user.click(within(dialog).getByRole('button', { name: t('basics.close') }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(rowOf(1));
+    await openMenuItem(user, 'accreditation.assignZones');
+    dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('combobox', { name: t('accreditation.zones') }));
+    await user.click(await screen.findByRole('option', { name: 'Backstage' }));
+    await user.click(within(dialog).getByRole('button', { name: t('accreditation.assign') }));
+    expect(await screen.findByText(t('accreditation.zoneAssignError'))).toBeInTheDocument();
+    expect(bodies('user/assign-zone')[0]).toMatchObject({ userId: [1], all: false, zones: [2] });
+  });
+
+  it('assigns days of the action', async () => {
+    const { bodies } = mockApi({
+      ...base,
+      'POST user/all': pagedRows(2),
+      'GET action/7': {
+        id: 7,
+        days: [
+          { id: '2026-05-01', name: text('Friday'), onAccreditation: '01.05' },
+          { id: '2026-05-02', name: text('Saturday'), onAccreditation: '02.05' },
+        ],
+      },
+      'POST user/assign-days': { changed: 1 },
+    });
+    const { user } = renderList();
+    await screen.findByText('p1@example.com');
+    await user.click(rowOf(2));
+    await openMenuItem(user, 'accreditation.assignDays');
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('checkbox', { name: 'Saturday' }));
+    await user.click(within(dialog).getByRole('button', { name: t('accreditation.assign') }));
+    await waitFor(() => expect(bodies('user/assign-days')).toHaveLength(1));
+    expect(bodies('user/assign-days')[0]).toEqual({
+      actionId: 7,
+      userId: [2],
+      all: false,
+      filterData: emptyFilter,
+      days: ['2026-05-02'],
+    });
+  });
+
+  it('shows the empty states, the load error and hides what the rights do not allow', async () => {
+    mockApi({ ...base, 'GET action': [] });
+    const first = renderList();
+    expect(await screen.findByText(t('accreditation.noAction'))).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: t('basics.add') })).not.toBeInTheDocument();
+    first.unmount();
+
+    mockApi({ ...base, 'POST user/all': pagedRows(0) });
+    const second = renderList();
+    expect(await screen.findByText(t('basics.noData'))).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: t('basics.add') })).toHaveAttribute('href', '/accreditation/create');
+    second.unmount();
+
+    mockApi({ ...base, 'POST user/all': jsonResponse({ error: { code: 'INTERNAL_ERROR', message: 'x' } }, 500) });
+    const rights = buildRights(false);
+    rights.user.getUser.is = true;
+    rights.user.deleteUser.is = true;
+    rights.action.get.is = true;
+    const { user } = renderList({ ...testSession(), superuser: false, rights });
+    expect(await screen.findByRole('alert')).toHaveTextContent(t('accreditation.loadError'));
+    expect(screen.queryByRole('link', { name: t('basics.add') })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: t('basics.options') }));
+    expect(await screen.findByRole('menuitem', { name: t('accreditation.delete') })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: t('accreditation.assignGroup') })).not.toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: t('accreditation.openFilter') })).not.toBeInTheDocument();
+  });
+});

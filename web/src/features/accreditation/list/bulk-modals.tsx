@@ -1,0 +1,308 @@
+import { ERRORS } from '@accredo/domain';
+import { Alert, Button, Checkbox, Group, Modal, MultiSelect, Radio, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { actionApi, localized } from '../../../api/action';
+import { type BulkResult, type BulkTarget, accreditationListApi } from '../../../api/accreditation-list';
+import { ApiError } from '../../../api/client';
+import { notifyError, notifySuccess } from '../../../app/notify';
+import { LoadingState } from '../../../components/loading-state';
+import { WorkingButton } from '../../../components/working-button';
+import type { Option } from './filter-panel';
+
+export type BulkKind = 'groups' | 'zones' | 'days' | 'delete';
+
+const TITLES: Record<BulkKind, string> = {
+  groups: 'accreditation.assignGroup',
+  zones: 'accreditation.assignZones',
+  days: 'accreditation.assignDays',
+  delete: 'accreditation.delete',
+};
+
+const FAILURES: Record<BulkKind, string> = {
+  groups: 'accreditation.groupAssignError',
+  zones: 'accreditation.zoneAssignError',
+  days: 'accreditation.dayAssignError',
+  delete: 'accreditation.deleteError',
+};
+
+/** The message of a failed bulk call: a field key of spec §5, a known code of §8, else the call's own toast. */
+export function bulkErrorKey(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) {
+    const field = error.fields.find((f) => f.key.startsWith('accreditation.'));
+    if (field) return field.key;
+    const known = (ERRORS as Record<string, { key: string } | undefined>)[error.code];
+    if (known && !['VALIDATION_ERROR', 'INTERNAL_ERROR', 'BAD_REQUEST'].includes(error.code)) return known.key;
+  }
+  return fallback;
+}
+
+interface ContentProps {
+  target: BulkTarget;
+  count: number;
+  onClose: () => void;
+  onDone: (result: BulkResult) => void;
+}
+
+function useBulk<V>(kind: BulkKind, run: (value: V) => Promise<BulkResult>, onDone: (r: BulkResult) => void) {
+  return useMutation({
+    mutationFn: run,
+    onSuccess: (result) => {
+      notifySuccess('accreditation.rowsChanged', { count: result.changed });
+      onDone(result);
+    },
+    onError: (error) => notifyError(bulkErrorKey(error, FAILURES[kind])),
+  });
+}
+
+function Actions({
+  onClose,
+  busy,
+  label,
+  color,
+}: {
+  onClose: () => void;
+  busy: boolean;
+  label: string;
+  color?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="flex-end" mt="md">
+      <Button variant="default" onClick={onClose}>
+        {t('basics.cancel')}
+      </Button>
+      <WorkingButton type="submit" busy={busy} color={color}>
+        {label}
+      </WorkingButton>
+    </Group>
+  );
+}
+
+function Affected({ count }: { count: number }) {
+  const { t } = useTranslation();
+  return (
+    <Text size="sm" c="dimmed">
+      {t('accreditation.affected', { count })}
+    </Text>
+  );
+}
+
+function GroupsContent({ target, count, onClose, onDone, groups }: ContentProps & { groups: Option[] }) {
+  const { t } = useTranslation();
+  const [value, setValue] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const bulk = useBulk(
+    'groups',
+    (groupsId: number[]) => accreditationListApi.assignGroups({ ...target, groupsId }),
+    onDone,
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (value.length === 0) {
+      setError('accreditation.chooseGroup');
+      return;
+    }
+    bulk.mutate(value.map(Number));
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <Affected count={count} />
+        <MultiSelect
+          label={t('accreditation.groups')}
+          required
+          searchable
+          nothingFoundMessage={t('basics.noData')}
+          data={groups}
+          value={value}
+          onChange={(v) => {
+            setValue(v);
+            setError(null);
+          }}
+          error={error ? t(error) : undefined}
+        />
+      </Stack>
+      <Actions onClose={onClose} busy={bulk.isPending} label={t('accreditation.assign')} />
+    </form>
+  );
+}
+
+function ZonesContent({ target, count, onClose, onDone, zones }: ContentProps & { zones: Option[] }) {
+  const { t } = useTranslation();
+  const [value, setValue] = useState<string[]>([]);
+  const bulk = useBulk('zones', (ids: number[]) => accreditationListApi.assignZones({ ...target, zones: ids }), onDone);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        bulk.mutate(value.map(Number));
+      }}
+    >
+      <Stack gap="sm">
+        <Affected count={count} />
+        <MultiSelect
+          label={t('accreditation.zones')}
+          description={t('accreditation.zonesHint')}
+          searchable
+          nothingFoundMessage={t('basics.noData')}
+          data={zones}
+          value={value}
+          onChange={setValue}
+        />
+      </Stack>
+      <Actions onClose={onClose} busy={bulk.isPending} label={t('accreditation.assign')} />
+    </form>
+  );
+}
+
+function DaysContent({ target, count, onClose, onDone }: ContentProps) {
+  const { t, i18n } = useTranslation();
+  const [value, setValue] = useState<string[]>([]);
+  const action = useQuery({
+    queryKey: ['admin', 'accreditation', 'action-days', target.actionId],
+    queryFn: () => actionApi.get(target.actionId),
+  });
+  const bulk = useBulk('days', (days: string[]) => accreditationListApi.assignDays({ ...target, days }), onDone);
+  let body: ReactNode;
+  if (action.isPending) body = <LoadingState />;
+  else if (action.isError) body = <Alert color="red">{t('basics.loadError')}</Alert>;
+  else if (action.data.days.length === 0) body = <Alert color="yellow">{t('accreditation.noDays')}</Alert>;
+  else
+    body = (
+      <Checkbox.Group label={t('accreditation.days')} value={value} onChange={setValue}>
+        <Stack gap="xs" mt="xs">
+          {action.data.days.map((day) => (
+            <Checkbox key={day.id} value={day.id} label={localized(day.name, i18n.language) || day.id} />
+          ))}
+        </Stack>
+      </Checkbox.Group>
+    );
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (action.data && action.data.days.length > 0) bulk.mutate(value);
+      }}
+    >
+      <Stack gap="sm">
+        <Affected count={count} />
+        {body}
+      </Stack>
+      <Actions onClose={onClose} busy={bulk.isPending} label={t('accreditation.assign')} />
+    </form>
+  );
+}
+
+function DeleteContent({ target, count, onClose, onDone }: ContentProps) {
+  const { t } = useTranslation();
+  const [type, setType] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState(false);
+  const bulk = useBulk('delete', (value: 1 | 2) => accreditationListApi.remove({ ...target, type: value }), onDone);
+
+  if (confirming) {
+    return (
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          bulk.mutate(type === '2' ? 2 : 1);
+        }}
+      >
+        <Alert color="red" role="alert" title={t('accreditation.deleteConfirmTitle')}>
+          {t(type === '2' ? 'accreditation.deleteConfirmSystem' : 'accreditation.deleteConfirmAction', { count })}
+        </Alert>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setConfirming(false)}>
+            {t('basics.back')}
+          </Button>
+          <WorkingButton type="submit" color="red" busy={bulk.isPending}>
+            {t('accreditation.deleteConfirm')}
+          </WorkingButton>
+        </Group>
+      </form>
+    );
+  }
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!type) {
+          setError(true);
+          return;
+        }
+        setConfirming(true);
+      }}
+    >
+      <Stack gap="sm">
+        <Affected count={count} />
+        <Radio.Group
+          label={t('accreditation.deleteType')}
+          required
+          value={type}
+          onChange={(v) => {
+            setType(v);
+            setError(false);
+          }}
+          error={error ? t('basics.requireField') : undefined}
+        >
+          <Stack gap="xs" mt="xs">
+            <Radio value="1" label={t('accreditation.deleteFromAction')} />
+            <Radio value="2" label={t('accreditation.deleteFromSystem')} />
+          </Stack>
+        </Radio.Group>
+      </Stack>
+      <Actions onClose={onClose} busy={false} label={t('accreditation.continue')} color="red" />
+    </form>
+  );
+}
+
+export interface BulkModalProps {
+  kind: BulkKind | null;
+  onClose: () => void;
+  target: BulkTarget;
+  /** how many accreditations the change applies to (the whole filter with select-all) */
+  count: number;
+  groups: Option[];
+  zones: Option[];
+  onDone: (kind: BulkKind, result: BulkResult) => void;
+}
+
+/** The bulk changes of the options menu (spec §2 Accreditation list: bulk actions run in modals). */
+export function BulkModal({ kind, onClose, target, count, groups, zones, onDone }: BulkModalProps) {
+  const { t } = useTranslation();
+  const props: ContentProps = {
+    target,
+    count,
+    onClose,
+    onDone: (result) => {
+      if (kind) onDone(kind, result);
+    },
+  };
+  let content: ReactNode = null;
+  if (kind && count === 0) {
+    content = (
+      <>
+        <Alert color="yellow" role="alert">
+          {t('accreditation.chooseUsers')}
+        </Alert>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={onClose}>
+            {t('basics.close')}
+          </Button>
+        </Group>
+      </>
+    );
+  } else if (kind === 'groups') content = <GroupsContent {...props} groups={groups} />;
+  else if (kind === 'zones') content = <ZonesContent {...props} zones={zones} />;
+  else if (kind === 'days') content = <DaysContent {...props} />;
+  else if (kind === 'delete') content = <DeleteContent {...props} />;
+
+  return (
+    <Modal opened={kind !== null} onClose={onClose} title={kind ? t(TITLES[kind]) : ''}>
+      {content}
+    </Modal>
+  );
+}
