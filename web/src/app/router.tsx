@@ -6,6 +6,7 @@ import { setAdminUnauthorizedHandler } from '../api/admin';
 import { setManageUnauthorizedHandler, setManageToken } from '../api/manage';
 import { clearAdminSession } from '../api/storage';
 import { RequireRight } from '../components/require-right';
+import { accreditationCheckRoutes, accreditationDetailRoutes } from '../features/accreditation/detail/routes';
 import { accreditationListRoute } from '../features/accreditation/list/routes';
 import { actionRoutes } from '../features/action/routes';
 import { galleryRoutes } from '../features/gallery/routes';
@@ -73,12 +74,20 @@ export const adminRoutes: RouteObject[] = [
     element: gated([['adminUser', 'getActualAdminUser']], <ProfilePage />),
   },
   { path: 'subject', handle: crumb('menu.subject'), element: gated([['subject', 'get']], <SubjectPage />) },
-  placeholder('accreditation/check/*', 'menu.accreditationCheck', [['user', 'checkUser']]),
   {
     path: 'accreditation',
     handle: crumb('menu.accreditationList'),
     element: <Outlet />,
-    children: [accreditationListRoute, placeholder('*', 'menu.accreditationList', [['user', 'getUser']])],
+    children: [
+      accreditationListRoute,
+      ...accreditationDetailRoutes,
+      {
+        path: 'check',
+        handle: crumb('menu.accreditationCheck'),
+        element: <Outlet />,
+        children: accreditationCheckRoutes,
+      },
+    ],
   },
   ...actionRoutes,
   placeholder('action-extension/*', 'menu.actionExtension', [['actionExtension', 'get']]),
