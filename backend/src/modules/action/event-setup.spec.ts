@@ -259,6 +259,10 @@ describe('event set-up', () => {
     expect(page.body.max).toBe(1);
     expect(page.body.data.map((i: { name: string }) => i.name)).toEqual(['Logo fair']);
     expect((await post('image/all', { page: 1, pageSize: 8, phrase: '%' })).body.max).toBe(0);
+    await post('image', { type: 2, name: 'badge_2027', baseData: pngDataUrl() });
+    expect(
+      (await post('image/all', { page: 1, pageSize: 8, phrase: '_' })).body.data.map((i: { name: string }) => i.name),
+    ).toEqual(['badge_2027']);
 
     const edited = await put(`image/${image.id}`, { name: 'Logo cropped', data: pngDataUrl(20, 20) });
     expect(edited.body.data).toMatchObject({ name: 'Logo cropped', width: 20, version: 2 });

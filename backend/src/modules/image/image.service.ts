@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { imageCreateSchema, imageListSchema, imageUpdateSchema, Paged } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Like, type Repository } from 'typeorm';
+import { Raw, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
@@ -43,7 +43,14 @@ export class ImageService {
   async list(q: z.output<typeof imageListSchema>): Promise<Paged<ImageDto>> {
     const where = {
       ...(q.type ? { type: q.type } : {}),
-      ...(q.phrase ? { name: Like(`%${q.phrase.replace(/[%_\\]/g, (c) => `\\${c}`)}%`) } : {}),
+      // '!' escapes % and _ the same way on SQLite and MariaDB (a backslash does not).
+      ...(q.phrase
+        ? {
+            name: Raw((column) => `${column} LIKE :phrase ESCAPE '!'`, {
+              phrase: `%${q.phrase.replace(/[%_!]/g, (c) => `!${c}`)}%`,
+            }),
+          }
+        : {}),
     };
     const [rows, max] = await Promise.all([
       this.scoped.find({ where, order: { id: 'DESC' }, skip: (q.page - 1) * q.pageSize, take: q.pageSize }),
