@@ -139,6 +139,9 @@ export const accreditationListApi = {
   assignGroups: (body: BulkTarget & { groupsId: number[] }) => call<BulkResult>('POST', 'user/assign-groups', body),
   assignZones: (body: BulkTarget & { zones: number[] }) => call<BulkResult>('POST', 'user/assign-zone', body),
   assignDays: (body: BulkTarget & { days: string[] }) => call<BulkResult>('POST', 'user/assign-days', body),
+  /** duplicates into another action: `actualAction` is the source, `actionId` the target */
+  copy: ({ actionId, ...rest }: BulkTarget, target: number) =>
+    call<BulkResult & { skipped: number }>('POST', 'user/copy', { ...rest, actualAction: actionId, actionId: target }),
   /** type 1 removes from the action, 2 from the system */
   remove: (body: BulkTarget & { type: 1 | 2 }) => call<BulkResult>('POST', 'user/delete', body),
 };

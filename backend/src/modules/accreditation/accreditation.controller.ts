@@ -4,6 +4,7 @@ import {
   bulkAssignDaysSchema,
   bulkAssignGroupsSchema,
   bulkAssignZonesSchema,
+  bulkCopySchema,
   bulkDeleteSchema,
   creditChangeSchema,
 } from '@accredo/domain';
@@ -92,6 +93,14 @@ export class AccreditationController {
   @Right('user', 'assignDays')
   async assignDays(@ValidBody(bulkAssignDaysSchema) body: z.output<typeof bulkAssignDaysSchema>) {
     return { changed: await this.service.assignDays(body.actionId, await this.ids(body), body.days) };
+  }
+
+  @Post('user/copy')
+  @HttpCode(200)
+  @Right('user', 'copyUserToAction')
+  async copy(@ValidBody(bulkCopySchema) body: z.output<typeof bulkCopySchema>) {
+    const ids = await this.service.resolveIds(body.actualAction, body.userId, body.all, body.filterData);
+    return this.service.copy(ids, body.actionId);
   }
 
   @Post('user/delete')

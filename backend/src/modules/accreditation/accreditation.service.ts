@@ -255,6 +255,62 @@ export class AccreditationService {
     return ids.length;
   }
 
+  /**
+   * Duplicates people into another action: names, e-mail, photo and the values of user fields the
+   * target action also has; groups, zones and days belong to the source action and stay behind.
+   * People whose e-mail the target already has are skipped.
+   */
+  async copy(ids: number[], targetActionId: number): Promise<{ changed: number; skipped: number }> {
+    const target = await this.action(targetActionId);
+    const targetFields = new Set(target.customField.map((f) => f.id));
+    let changed = 0;
+    let skipped = 0;
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.scoped.find({ where: { id: In(ids.slice(i, i + 500)) }, order: { id: 'ASC' } });
+      const present = new Set(
+        (
+          await this.scoped.find({
+            where: { actionId: target.id, email: In(rows.map((r) => r.email)) },
+            select: { email: true, subjectId: true },
+          })
+        ).map((r) => r.email),
+      );
+      for (const row of rows) {
+        if (present.has(row.email)) {
+          skipped++;
+          continue;
+        }
+        const fieldValues = Object.fromEntries(
+          Object.entries(row.fieldValues ?? {}).filter(([id]) => targetFields.has(Number(id))),
+        );
+        await this.create({
+          actionId: target.id,
+          firstname: row.firstname,
+          lastname: row.lastname,
+          email: row.email,
+          groupIds: [],
+          zones: [],
+          days: [],
+          customField: Object.entries(fieldValues).map(([id, value]) => ({ id: Number(id), value })),
+          imageId: row.imageId,
+        })
+          .catch((err) => {
+            // A copy must not fail on the target's stricter rules (a field mandatory there): keep going.
+            if (err instanceof AppError && (err.code === 'VALIDATION_ERROR' || err.code === 'EMAIL_EXIST')) {
+              skipped++;
+              return null;
+            }
+            throw err;
+          })
+          .then((r) => {
+            if (r) changed++;
+          });
+        present.add(row.email);
+      }
+    }
+    return { changed, skipped };
+  }
+
   /** type 1: remove from the action; type 2: delete the people from the system (every action). */
   async remove(ids: number[], type: 1 | 2): Promise<number> {
     let targets = ids;

@@ -267,6 +267,36 @@ describe('accreditations (spec §7 Accreditations, §5, §8)', () => {
     ).toBe('ACTION_DOESNT_EXIST');
   });
 
+  it('copies people to another action, skipping those already there', async () => {
+    const target = (await post('action', { name: ml('Cíl'), customField: [{ id: fields.company.id }] })).body.data;
+    const a = (
+      await post(
+        'user',
+        person(60, {
+          customField: [
+            { id: fields.phone.id, value: '+420601234567' },
+            { id: fields.company.id, value: 'Acme' },
+          ],
+        }),
+      )
+    ).body.data;
+    const b = (await post('user', person(61))).body.data;
+    await post('user', { ...person(61), actionId: target.id, customField: [] });
+    const res = await post('user/copy', { actualAction: action.id, actionId: target.id, userId: [a.id, b.id] });
+    expect(res.body.data).toEqual({ changed: 1, skipped: 1 });
+    const copied = (
+      await post('user/filter', { actionId: target.id, page: 1, pageSize: 10, filterData: { text: 'anna60' } })
+    ).body.data[0];
+    expect(copied).toMatchObject({
+      firstname: 'Anna60',
+      customId: 2,
+      customField: [{ id: fields.company.id, value: 'Acme' }],
+    });
+    expect(copied.bc).not.toBe(a.bc);
+    const none = await post('user/copy', { actualAction: action.id, userId: [a.id] });
+    expect(none.body.error.details.fields).toEqual([{ path: 'actionId', key: 'accreditation.chooseAction' }]);
+  });
+
   it('credit: adds and removes, never below zero even when two removals race', async () => {
     const a = (await post('user', person(40))).body.data;
     const empty = await get(`user-credit/${a.id}`);

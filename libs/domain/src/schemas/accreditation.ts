@@ -93,6 +93,20 @@ export const bulkDeleteSchema = z
   .object({ ...bulkBase, type: z.union([z.literal(1), z.literal(2)], { error: REQUIRED }) })
   .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
 
+/** Copy (duplicate) to another action (spec §7: actualAction is the source, actionId the target). */
+export const bulkCopySchema = z
+  .object({
+    actualAction: id(),
+    actionId: z.coerce
+      .number({ error: 'accreditation.chooseAction' })
+      .int()
+      .positive({ error: 'accreditation.chooseAction' }),
+    userId: bulkBase.userId,
+    all: bulkBase.all,
+    filterData: bulkBase.filterData,
+  })
+  .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
+
 /** Credit (spec §7 user-credit): 1 add, 3 remove; the amount must be a number above 0. */
 export const creditChangeSchema = z.object({
   price: z.coerce

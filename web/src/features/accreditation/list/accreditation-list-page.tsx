@@ -6,6 +6,7 @@ import {
   IconFilter,
   IconMapPin,
   IconPlus,
+  IconCopy,
   IconTrash,
   IconUsersGroup,
 } from '@tabler/icons-react';
@@ -175,6 +176,7 @@ function AccreditationList({ actionId }: { actionId: number }) {
     },
     { kind: 'zones', right: 'assignZone', label: 'accreditation.assignZones', icon: <IconMapPin size={16} /> },
     { kind: 'days', right: 'assignDays', label: 'accreditation.assignDays', icon: <IconCalendar size={16} /> },
+    { kind: 'copy', right: 'copyUserToAction', label: 'accreditation.copy', icon: <IconCopy size={16} /> },
     { kind: 'delete', right: 'deleteUser', label: 'accreditation.delete', icon: <IconTrash size={16} /> },
   ];
 

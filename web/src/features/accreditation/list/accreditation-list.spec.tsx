@@ -313,6 +313,36 @@ describe('accreditation list', { timeout: 20_000 }, () => {
     });
   });
 
+  it('duplicates the selection into another action', async () => {
+    const { bodies } = mockApi({
+      ...base,
+      'GET action': [
+        { id: 7, name: text('Summer fest'), days: [] },
+        { id: 8, name: text('Winter fest'), days: [] },
+      ],
+      'POST user/all': pagedRows(2),
+      'POST user/copy': { changed: 1, skipped: 0 },
+    });
+    const { user } = renderList();
+    await screen.findByText('p1@example.com');
+    await user.click(rowOf(1));
+    await openMenuItem(user, 'accreditation.copy');
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: t('accreditation.copy') }));
+    expect(await within(dialog).findByText(t('accreditation.chooseAction'))).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('combobox', { name: t('accreditation.targetAction') }));
+    await user.click(await screen.findByRole('option', { name: 'Winter fest' }));
+    await user.click(within(dialog).getByRole('button', { name: t('accreditation.copy') }));
+    await waitFor(() => expect(bodies('user/copy')).toHaveLength(1));
+    expect(bodies('user/copy')[0]).toEqual({
+      actualAction: 7,
+      actionId: 8,
+      userId: [1],
+      all: false,
+      filterData: emptyFilter,
+    });
+  });
+
   it('shows the empty states, the load error and hides what the rights do not allow', async () => {
     mockApi({ ...base, 'GET action': [] });
     const first = renderList();

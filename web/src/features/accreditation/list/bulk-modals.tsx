@@ -1,5 +1,5 @@
 import { ERRORS } from '@accredo/domain';
-import { Alert, Button, Checkbox, Group, Modal, MultiSelect, Radio, Stack, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, MultiSelect, Radio, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,12 +11,13 @@ import { LoadingState } from '../../../components/loading-state';
 import { WorkingButton } from '../../../components/working-button';
 import type { Option } from './filter-panel';
 
-export type BulkKind = 'groups' | 'zones' | 'days' | 'delete';
+export type BulkKind = 'groups' | 'zones' | 'days' | 'copy' | 'delete';
 
 const TITLES: Record<BulkKind, string> = {
   groups: 'accreditation.assignGroup',
   zones: 'accreditation.assignZones',
   days: 'accreditation.assignDays',
+  copy: 'accreditation.copy',
   delete: 'accreditation.delete',
 };
 
@@ -24,6 +25,7 @@ const FAILURES: Record<BulkKind, string> = {
   groups: 'accreditation.groupAssignError',
   zones: 'accreditation.zoneAssignError',
   days: 'accreditation.dayAssignError',
+  copy: 'accreditation.copyError',
   delete: 'accreditation.deleteError',
 };
 
@@ -259,6 +261,56 @@ function DeleteContent({ target, count, onClose, onDone }: ContentProps) {
   );
 }
 
+function CopyContent({ target, count, onClose, onDone }: ContentProps) {
+  const { t, i18n } = useTranslation();
+  const [value, setValue] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const actions = useQuery({ queryKey: ['admin', 'action'], queryFn: actionApi.list });
+  const bulk = useMutation({
+    mutationFn: (to: number) => accreditationListApi.copy(target, to),
+    onSuccess: (result) => {
+      notifySuccess('accreditation.copied', { count: result.changed, skipped: result.skipped });
+      onDone(result);
+    },
+    onError: (err) => notifyError(bulkErrorKey(err, FAILURES.copy)),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!value) {
+      setError('accreditation.chooseAction');
+      return;
+    }
+    bulk.mutate(Number(value));
+  };
+  const options = (actions.data ?? [])
+    .filter((a) => a.id !== target.actionId)
+    .map((a) => ({ value: String(a.id), label: localized(a.name, i18n.language) }));
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <Affected count={count} />
+        <Select
+          label={t('accreditation.targetAction')}
+          required
+          searchable
+          nothingFoundMessage={t('basics.noData')}
+          data={options}
+          value={value}
+          onChange={(v) => {
+            setValue(v);
+            setError(null);
+          }}
+          error={error ? t(error) : undefined}
+        />
+        <Text size="sm" c="dimmed">
+          {t('accreditation.copyHint')}
+        </Text>
+      </Stack>
+      <Actions onClose={onClose} busy={bulk.isPending} label={t('accreditation.copy')} />
+    </form>
+  );
+}
+
 export interface BulkModalProps {
   kind: BulkKind | null;
   onClose: () => void;
@@ -298,6 +350,7 @@ export function BulkModal({ kind, onClose, target, count, groups, zones, onDone 
   } else if (kind === 'groups') content = <GroupsContent {...props} groups={groups} />;
   else if (kind === 'zones') content = <ZonesContent {...props} zones={zones} />;
   else if (kind === 'days') content = <DaysContent {...props} />;
+  else if (kind === 'copy') content = <CopyContent {...props} />;
   else if (kind === 'delete') content = <DeleteContent {...props} />;
 
   return (
