@@ -15,7 +15,8 @@ const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose']
 /** Builds the whole server: API, OpenAPI at /api/docs, and the web app's files. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
-    bodyLimit: 12 * 1024 * 1024,
+    // Room for a 10 MB spreadsheet sent as base64 (spec §7 import) and photo batches.
+    bodyLimit: 16 * 1024 * 1024,
     trustProxy: process.env.TRUST_PROXY === '1' || process.env.TRUST_PROXY === 'true',
     genReqId: () => randomUUID(),
   });

@@ -18,6 +18,7 @@ import {
   AccreditationZoneEntity,
   CreditTransactionEntity,
 } from './modules/accreditation/accreditation.entity.js';
+import { AccreditationFilesService } from './modules/accreditation/accreditation-files.service.js';
 import { AccreditationService } from './modules/accreditation/accreditation.service.js';
 import { ActionController } from './modules/action/action.controller.js';
 import { ActionEntity } from './modules/action/action.entity.js';
@@ -135,6 +136,7 @@ export class AppModule {
         MailTemplateService,
         ImageService,
         AccreditationService,
+        AccreditationFilesService,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: TenantInterceptor },

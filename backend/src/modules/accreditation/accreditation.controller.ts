@@ -7,15 +7,27 @@ import {
   bulkCopySchema,
   bulkDeleteSchema,
   creditChangeSchema,
+  exportSchema,
+  importSchema,
 } from '@accredo/domain';
-import { Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Right } from '../../common/access.js';
 import { paged } from '../../common/interceptors.js';
 import { type AdminAuth, CurrentAdmin } from '../../common/request.js';
 import { IdParam, ValidBody } from '../../common/zod.js';
+import { AccreditationFilesService, XLSX_TYPE } from './accreditation-files.service.js';
 import { AccreditationService } from './accreditation.service.js';
+
+function sendFile(reply: FastifyReply, { file, name }: { file: Buffer; name: string }) {
+  reply
+    .header('content-type', XLSX_TYPE)
+    .header('content-disposition', `attachment; filename="${name}"`)
+    .header('cache-control', 'no-store')
+    .send(file);
+}
 
 type Bulk = {
   actionId: number;
@@ -27,7 +39,10 @@ type Bulk = {
 @ApiTags('admin: accreditations')
 @Controller('api/admin/v1')
 export class AccreditationController {
-  constructor(private readonly service: AccreditationService) {}
+  constructor(
+    private readonly service: AccreditationService,
+    private readonly files: AccreditationFilesService,
+  ) {}
 
   @Post('user')
   @Right('user', 'createUser')
@@ -108,6 +123,34 @@ export class AccreditationController {
   @Right('user', 'deleteUser')
   async remove(@ValidBody(bulkDeleteSchema) body: z.output<typeof bulkDeleteSchema>) {
     return { changed: await this.service.remove(await this.ids(body), body.type) };
+  }
+
+  @Get('user/import/template/:actionId')
+  @Right('userImport', 'getTemplateToImport')
+  async importTemplate(
+    @IdParam('actionId') actionId: number,
+    @CurrentAdmin() actor: AdminAuth,
+    @Res() reply: FastifyReply,
+  ) {
+    sendFile(reply, await this.files.template(actionId, actor.user.language));
+  }
+
+  @Post('user/import')
+  @HttpCode(200)
+  @Right('userImport', 'importUser')
+  import(@ValidBody(importSchema) body: z.output<typeof importSchema>) {
+    return this.files.import(body);
+  }
+
+  @Post('user/export')
+  @HttpCode(200)
+  @Right('user', 'exportUser')
+  async export(
+    @ValidBody(exportSchema) body: z.output<typeof exportSchema>,
+    @CurrentAdmin() actor: AdminAuth,
+    @Res() reply: FastifyReply,
+  ) {
+    sendFile(reply, await this.files.export(body.actionId, await this.ids(body), actor.user.language));
   }
 
   @Get('user-credit/:id')

@@ -151,6 +151,12 @@ export class AccreditationService {
     return (await this.toDtos([row]))[0];
   }
 
+  /** The accreditations of these ids (of the current subject), in id order. */
+  async byIds(ids: number[]): Promise<AccreditationDto[]> {
+    if (!ids.length) return [];
+    return this.toDtos(await this.scoped.find({ where: { id: In(ids) }, order: { id: 'ASC' } }));
+  }
+
   /** GET user/check/{bc}: the accreditation of any action of the subject carrying this code. */
   async check(bc: string): Promise<AccreditationDto> {
     const row = /^[A-Z0-9]{1,32}$/i.test(bc) ? await this.scoped.findOne({ bc: bc.toUpperCase() }) : null;

@@ -116,3 +116,32 @@ export const creditChangeSchema = z.object({
     .max(10_000_000, { error: 'credit.amountPositive' }),
   type: z.union([z.literal(1), z.literal(3)], { error: REQUIRED }),
 });
+
+/** Import (spec §5 Import): the spreadsheet as a data URL; zones by hand (1) or from the group (2). */
+export const importSchema = z.object({
+  actionId: id(),
+  dataFile: z.string({ error: 'accreditationImport.chooseFile' }).min(1, { error: 'accreditationImport.chooseFile' }),
+  zonesImportType: z.union([z.literal(1), z.literal(2)], { error: REQUIRED }),
+  extensionImportType: z.union([z.literal(1), z.literal(2)]).nullish(),
+});
+
+export const exportSchema = z
+  .object({ ...bulkBase })
+  .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
+
+/** Row codes of spec §8 Import: the code, then the row number (e.g. EMPTY_EMAIL_ON_ROW_5). */
+export const IMPORT_ROW_CODES = [
+  'EMPTY_FIRSTNAME_ON_ROW_',
+  'EMPTY_LASTNAME_ON_ROW_',
+  'EMPTY_EMAIL_ON_ROW_',
+  'EMAIL_EXIST_ON_ROW_',
+  'GROUP_INVALID_ON_ROW_',
+  'ZONE_DOESNT_EXIST_ON_ROW_',
+  'NUMBER_FORMAT_INVALID_ON_ROW_',
+  'ADDRESS_INVALID_ON_ROW_',
+  'INVALID_CUSTOM_FIELD_VALUE_ON_ROW_',
+  'CUSTOM_FIELD_MANDATORY_ON_ROW_',
+  'CUSTOM_FIELD_DOESNT_EXIST_ON_ROW_',
+  'BC_EXIST_',
+] as const;
+export type ImportRowCode = (typeof IMPORT_ROW_CODES)[number];
