@@ -4,10 +4,8 @@
 //
 //   node bench/accreditation-list.mjs [--db sqlite|mariadb] [--rows 100000] [--runs 50]
 // (build first: npm run build). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startBench } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -18,61 +16,9 @@ const { values } = parseArgs({
 });
 const ROWS = Number(values.rows);
 const RUNS = Number(values.runs);
-const root = path.resolve(import.meta.dirname, '..');
-const { createApp } = await import(`${root}/backend/dist/app.factory.js`);
-const { loadConfig } = await import(`${root}/backend/dist/config/config.js`);
-const { hashPassword } = await import(`${root}/backend/dist/common/crypto.js`);
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-bench-'));
-const dbName = `accredo_bench_${Date.now().toString(36)}`;
-const mariadb = process.env.TEST_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'error',
-  PASSWORD_HASH_COST: '10',
-  WEB_DIST: path.join(dataDir, 'none'),
-  ...(values.db === 'mariadb' ? { DATABASE_URL: `${mariadb}/${dbName}` } : {}),
-});
-const app = await createApp(config);
-await app.listen(0, '127.0.0.1');
-const base = `http://127.0.0.1:${app.getHttpServer().address().port}/api/admin/v1`;
-const { DataSource } = await import('typeorm');
-const ds = app.get(DataSource);
-const q = (sql, params = []) => ds.query(sql, params);
-const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
-
-// ---- seed ----
 const t0 = performance.now();
-await q(
-  `INSERT INTO subject (name, \`key\`, deviceKey, pathToFiles, multiLanguage, timeZone, extensions, createdAt) VALUES ('Bench', 'bench', 'BENCHKEY', 'bench', 0, 'Europe/Prague', '[]', ?)`.replace(
-    /`/g,
-    values.db === 'mariadb' ? '`' : '"',
-  ),
-  [now],
-);
-const [{ id: subjectId }] = await q(`SELECT id FROM subject WHERE pathToFiles = 'bench'`);
-await q(
-  `INSERT INTO admin_user (subjectId, login, passwordHash, name, active, verified, superuser, manageuser, rights, language, createdAt, updatedAt) VALUES (?, 'bench@example.com', ?, 'Bench', 1, 1, 1, 0, '{}', 'en', ?, ?)`,
-  [subjectId, await hashPassword('bench-password', 10), now, now],
-);
-const token = (
-  await (
-    await fetch(`${base}/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: 'bench@example.com', password: 'bench-password' }),
-    })
-  ).json()
-).data.token;
-const call = async (method, p, body) => {
-  const res = await fetch(base + p, {
-    method,
-    headers: { authorization: token, 'content-type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-  return await res.json();
-};
+const { ds, call, subjectId, now, stop } = await startBench(values.db);
+const q = (sql, params = []) => ds.query(sql, params);
 const field = (await call('POST', '/custom-field', { name: 'company', label: { cs: 'Firma' }, customFieldType: 1 }))
   .data;
 const action = (await call('POST', '/action', { name: { cs: 'Bench' }, customField: [{ id: field.id }] })).data;
@@ -176,10 +122,4 @@ await stats('check by code', (i) =>
   call('GET', `/user/check/BC${String(1 + ((i * 104729) % ROWS)).padStart(14, '0')}`),
 );
 
-await app.close();
-if (values.db === 'mariadb') {
-  const admin = await new DataSource({ type: 'mariadb', url: `${mariadb}/` }).initialize();
-  await admin.query(`DROP DATABASE IF EXISTS \`${dbName}\``);
-  await admin.destroy();
-}
-fs.rmSync(dataDir, { recursive: true, force: true });
+await stop();

@@ -1,0 +1,64 @@
+// Shared set-up of the benchmarks: the built server on a fresh database (SQLite or MariaDB), a
+// subject with a superuser, and a signed-in API caller.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '..');
+
+export async function startBench(db) {
+  const { createApp } = await import(`${root}/backend/dist/app.factory.js`);
+  const { loadConfig } = await import(`${root}/backend/dist/config/config.js`);
+  const { hashPassword } = await import(`${root}/backend/dist/common/crypto.js`);
+  const { DataSource } = await import('typeorm');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-bench-'));
+  const dbName = `accredo_bench_${Date.now().toString(36)}`;
+  const mariadb = process.env.TEST_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    PASSWORD_HASH_COST: '10',
+    WEB_DIST: path.join(dataDir, 'none'),
+    ...(db === 'mariadb' ? { DATABASE_URL: `${mariadb}/${dbName}` } : {}),
+  });
+  const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${app.getHttpServer().address().port}/api/admin/v1`;
+  const ds = app.get(DataSource);
+  const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
+  const q = db === 'mariadb' ? '`' : '"';
+  await ds.query(
+    `INSERT INTO subject (name, ${q}key${q}, deviceKey, pathToFiles, multiLanguage, timeZone, extensions, createdAt) VALUES ('Bench', 'bench', 'BENCHKEY', 'bench', 0, 'Europe/Prague', '[]', ?)`,
+    [now],
+  );
+  const [{ id: subjectId }] = await ds.query(`SELECT id FROM subject WHERE pathToFiles = 'bench'`);
+  await ds.query(
+    `INSERT INTO admin_user (subjectId, login, passwordHash, name, active, verified, superuser, manageuser, rights, language, createdAt, updatedAt) VALUES (?, 'bench@example.com', ?, 'Bench', 1, 1, 1, 0, '{}', 'en', ?, ?)`,
+    [subjectId, await hashPassword('bench-password', 10), now, now],
+  );
+  const login = await fetch(`${base}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: 'bench@example.com', password: 'bench-password' }),
+  });
+  const token = (await login.json()).data.token;
+  const call = async (method, p, body) => {
+    const res = await fetch(base + p, {
+      method,
+      headers: { authorization: token, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const stop = async () => {
+    await app.close();
+    if (db === 'mariadb') {
+      const admin = await new DataSource({ type: 'mariadb', url: `${mariadb}/` }).initialize();
+      await admin.query(`DROP DATABASE IF EXISTS \`${dbName}\``);
+      await admin.destroy();
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { app, ds, base, token, call, subjectId, now, stop };
+}
