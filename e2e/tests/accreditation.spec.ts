@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import { adminLogin, provisionAdmin, useEnglish } from './support';
 
 /** Issue 4 in the browser: find people by filter in the current action and assign a group in bulk. */
@@ -85,5 +86,43 @@ test.describe
       await input.press('Enter');
       await expect(page).toHaveURL(new RegExp(`/accreditation/check/${code}$`));
       await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('Dana');
+    });
+
+    test('import a file with one bad row: the row error is shown and nothing is imported; then the fixed file', async ({
+      page,
+      request,
+    }, testInfo) => {
+      const login = await request.post('/api/admin/v1/login', {
+        data: { login: admin.email, password: admin.password },
+      });
+      const token = (await login.json()).data.token;
+      const actions = (await (await request.get('/api/admin/v1/action', { headers: { authorization: token } })).json())
+        .data;
+      const template = await request.get(`/api/admin/v1/user/import/template/${actions[0].id}`, {
+        headers: { authorization: token },
+      });
+      const file = async (rows: string[][]) => {
+        const wb = new ExcelJS.Workbook();
+        await wb.xlsx.load((await template.body()) as never);
+        for (const r of rows) wb.worksheets[0].addRow(r);
+        const out = testInfo.outputPath(`import-${rows.length}-${Date.now()}.xlsx`);
+        await wb.xlsx.writeFile(out);
+        return out;
+      };
+      const good = ['Eva', 'Nová', 'eva@festival.test', 'Volunteers', '', ''];
+      const bad = ['Filip', 'Bez', '', '', '', ''];
+
+      await page.goto('/accreditation/import');
+      await page.locator('input[type=file]').setInputFiles(await file([good, bad]));
+      await page.getByRole('radio', { name: /From the group/ }).check();
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await expect(page.getByText('Row 3: the e-mail is empty')).toBeVisible();
+
+      await page.locator('input[type=file]').setInputFiles(await file([good]));
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await expect(page.getByText('Accreditations imported: 1').first()).toBeVisible();
+      await page.goto('/accreditation');
+      await expect(page.getByRole('row', { name: /Eva/ })).toContainText('Volunteers');
+      await expect(page.getByRole('row', { name: /Filip/ })).toHaveCount(0);
     });
   });

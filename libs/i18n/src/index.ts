@@ -25,15 +25,19 @@ import template_de from './locales/template/de.json' with { type: 'json' };
 import gallery_cs from './locales/gallery/cs.json' with { type: 'json' };
 import accreditation_cs from './locales/accreditation/cs.json' with { type: 'json' };
 import accreditation_detail_cs from './locales/accreditation-detail/cs.json' with { type: 'json' };
+import accreditation_import_cs from './locales/accreditation-import/cs.json' with { type: 'json' };
 import gallery_sk from './locales/gallery/sk.json' with { type: 'json' };
 import accreditation_sk from './locales/accreditation/sk.json' with { type: 'json' };
 import accreditation_detail_sk from './locales/accreditation-detail/sk.json' with { type: 'json' };
+import accreditation_import_sk from './locales/accreditation-import/sk.json' with { type: 'json' };
 import gallery_en from './locales/gallery/en.json' with { type: 'json' };
 import accreditation_en from './locales/accreditation/en.json' with { type: 'json' };
 import accreditation_detail_en from './locales/accreditation-detail/en.json' with { type: 'json' };
+import accreditation_import_en from './locales/accreditation-import/en.json' with { type: 'json' };
 import gallery_de from './locales/gallery/de.json' with { type: 'json' };
 import accreditation_de from './locales/accreditation/de.json' with { type: 'json' };
 import accreditation_detail_de from './locales/accreditation-detail/de.json' with { type: 'json' };
+import accreditation_import_de from './locales/accreditation-import/de.json' with { type: 'json' };
 
 /** One message catalogue per language (spec §1); Czech is the fallback for every missing key. */
 export const LANGUAGES = ['cs', 'sk', 'en', 'de'] as const;
@@ -53,6 +57,7 @@ const AREAS: Record<Language, object[]> = {
     gallery_cs,
     accreditation_cs,
     accreditation_detail_cs,
+    accreditation_import_cs,
   ],
   sk: [
     action_sk,
@@ -63,6 +68,7 @@ const AREAS: Record<Language, object[]> = {
     gallery_sk,
     accreditation_sk,
     accreditation_detail_sk,
+    accreditation_import_sk,
   ],
   en: [
     action_en,
@@ -73,6 +79,7 @@ const AREAS: Record<Language, object[]> = {
     gallery_en,
     accreditation_en,
     accreditation_detail_en,
+    accreditation_import_en,
   ],
   de: [
     action_de,
@@ -83,6 +90,7 @@ const AREAS: Record<Language, object[]> = {
     gallery_de,
     accreditation_de,
     accreditation_detail_de,
+    accreditation_import_de,
   ],
 };
 

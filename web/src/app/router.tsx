@@ -7,6 +7,7 @@ import { setManageUnauthorizedHandler, setManageToken } from '../api/manage';
 import { clearAdminSession } from '../api/storage';
 import { RequireRight } from '../components/require-right';
 import { accreditationCheckRoutes, accreditationDetailRoutes } from '../features/accreditation/detail/routes';
+import { accreditationImportRoute } from '../features/accreditation/import/routes';
 import { accreditationListRoute } from '../features/accreditation/list/routes';
 import { actionRoutes } from '../features/action/routes';
 import { galleryRoutes } from '../features/gallery/routes';
@@ -80,6 +81,7 @@ export const adminRoutes: RouteObject[] = [
     element: <Outlet />,
     children: [
       accreditationListRoute,
+      accreditationImportRoute,
       ...accreditationDetailRoutes,
       {
         path: 'check',

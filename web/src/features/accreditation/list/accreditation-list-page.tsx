@@ -7,6 +7,8 @@ import {
   IconMapPin,
   IconPlus,
   IconCopy,
+  IconFileExport,
+  IconFileImport,
   IconTrash,
   IconUsersGroup,
 } from '@tabler/icons-react';
@@ -29,6 +31,7 @@ import { useAdminSession } from '../../../app/admin-session';
 import { LoadingState } from '../../../components/loading-state';
 import { PageHeader } from '../../../components/page-header';
 import { useCurrentAction } from '../../action/use-current-action';
+import { useExportAccreditations } from '../import/use-export';
 import { BulkModal, type BulkKind } from './bulk-modals';
 import { FilterPanel, type Option } from './filter-panel';
 import { readStoredFilter, writeStoredFilter } from './filter-storage';
@@ -82,6 +85,7 @@ function AccreditationList({ actionId }: { actionId: number }) {
   const [anchor, setAnchor] = useState<number | null>(null);
   const [filterOpen, setFilterOpen] = useState(false);
   const [bulk, setBulk] = useState<BulkKind | null>(null);
+  const exporter = useExportAccreditations();
 
   const list = useQuery({
     queryKey: [...ACCREDITATION_LIST_KEY, { actionId, page, pageSize, filter }],
@@ -253,6 +257,20 @@ function AccreditationList({ actionId }: { actionId: number }) {
               {can('filterUser') && (
                 <Menu.Item leftSection={<IconFilter size={16} />} onClick={() => setFilterOpen(true)}>
                   {t('accreditation.openFilter')}
+                </Menu.Item>
+              )}
+              {hasRight(session, 'userImport', 'importUser') && (
+                <Menu.Item leftSection={<IconFileImport size={16} />} onClick={() => navigate('/accreditation/import')}>
+                  {t('accreditationImport.menuImport')}
+                </Menu.Item>
+              )}
+              {can('exportUser') && (
+                <Menu.Item
+                  leftSection={<IconFileExport size={16} />}
+                  disabled={exporter.isPending}
+                  onClick={() => exporter.run(target)}
+                >
+                  {t(exporter.isPending ? 'accreditationImport.exporting' : 'accreditationImport.menuExport')}
                 </Menu.Item>
               )}
               {menuItems

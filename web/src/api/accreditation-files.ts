@@ -1,0 +1,188 @@
+import { isErrorBody } from '@accredo/domain';
+import { adminConfig } from './admin';
+import type { BulkTarget } from './accreditation-list';
+import { ApiError } from './client';
+
+/** The client-side limits of the import file (spec §5 Import, §9): .xlsx (the picker also .xls), 10 MB. */
+export const IMPORT_EXTENSIONS = ['.xlsx', '.xls'] as const;
+export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+
+/** One row error of a failed import (spec §8 Import codes): the row number and the row code. */
+export interface ImportRowError {
+  row: number;
+  code: string;
+}
+
+/** A failed call that also carries the row errors of IMPORT_FAILED (`details.rows`). */
+export class ImportError extends ApiError {
+  readonly rows: ImportRowError[];
+
+  constructor(source: ApiError, rows: ImportRowError[]) {
+    super(source.code, source.status, source.message, source.fields);
+    this.name = 'ImportError';
+    this.rows = rows;
+  }
+}
+
+/** 1 zones from the file's column (manual), 2 from the group; extensionImportType likewise, only with extensions. */
+export interface ImportPayload {
+  actionId: number;
+  dataFile: string;
+  zonesImportType: 1 | 2;
+  extensionImportType?: 1 | 2;
+}
+
+export interface ImportResult {
+  imported: number;
+}
+
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string;
+}
+
+/** The file name of a `content-disposition` header (RFC 6266 `filename*` first), else the fallback. */
+export function filenameFromDisposition(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)?'[^']*'([^;]+)/.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain form
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
+  const name = plain ? (plain[2] ?? plain[1]).trim() : '';
+  return name || fallback;
+}
+
+/** Offers a blob to the user as a download through a temporary `<a download>`. */
+export function saveBlob({ blob, filename }: DownloadedFile): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function rowsOf(details: unknown): ImportRowError[] {
+  const rows = (details as { rows?: unknown } | undefined)?.rows;
+  if (!Array.isArray(rows)) return [];
+  return rows
+    .filter((r): r is { row: unknown; code: unknown } => !!r && typeof r === 'object')
+    .map((r) => ({ row: Number(r.row), code: String(r.code ?? '') }));
+}
+
+/** The ApiError of a failed answer (the `{error}` body of spec §7); a 401 ends the session. */
+function failure(status: number, payload: unknown): ApiError {
+  if (status === 401) adminConfig.onUnauthorized();
+  if (isErrorBody(payload)) {
+    const { code, message, details } = payload.error;
+    const error = new ApiError(code, status, message, details?.fields ?? []);
+    const rows = rowsOf(details);
+    return rows.length > 0 || code === 'IMPORT_FAILED' ? new ImportError(error, rows) : error;
+  }
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', status);
+  return new ApiError(status >= 500 ? 'INTERNAL_ERROR' : 'HTTP_ERROR', status);
+}
+
+function headers(json: boolean): Record<string, string> {
+  const result: Record<string, string> = {};
+  if (json) result['content-type'] = 'application/json';
+  const token = adminConfig.getToken();
+  if (token) result[adminConfig.header] = token;
+  return result;
+}
+
+/** A call answering a binary file (xlsx): the blob and its content-disposition name, or an ApiError. */
+async function fileCall(
+  method: 'GET' | 'POST',
+  path: string,
+  fallback: string,
+  body?: unknown,
+): Promise<DownloadedFile> {
+  let response: Response;
+  try {
+    response = await fetch(`${adminConfig.base}/${path}`, {
+      method,
+      headers: headers(body !== undefined),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError('NETWORK_ERROR', 0, error instanceof Error ? error.message : 'network error');
+  }
+  if (!response.ok) throw failure(response.status, parseJson(await response.text()));
+  const blob = await response.blob();
+  return { blob, filename: filenameFromDisposition(response.headers.get('content-disposition'), fallback) };
+}
+
+/** The chosen file as a data URL (the `dataFile` of POST user/import). */
+export function readAsDataUrl(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result ?? ''));
+    reader.onerror = () => reject(new ApiError('DATA_BASE64_INVALID', 0));
+    reader.readAsDataURL(file);
+  });
+}
+
+/** Spec §5 Import: the extension and size checks of the picker; a catalogue key, or null when fine. */
+export function importFileError(file: File | null): string | null {
+  if (!file) return 'accreditationImport.chooseFile';
+  const name = file.name.toLowerCase();
+  if (!IMPORT_EXTENSIONS.some((ext) => name.endsWith(ext))) return 'accreditationImport.wrongFileType';
+  if (file.size > IMPORT_MAX_BYTES) return 'accreditationImport.fileTooLarge';
+  if (file.size === 0) return 'accreditationImport.fileEmpty';
+  return null;
+}
+
+/**
+ * POST user/import with XMLHttpRequest, so the upload progress can be shown (0..1 of the bytes sent);
+ * the server's work after the upload is not measured and the caller shows it as indeterminate.
+ */
+export function importUsers(body: ImportPayload, onProgress?: (fraction: number) => void): Promise<ImportResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${adminConfig.base}/user/import`);
+    for (const [name, value] of Object.entries({ accept: 'application/json', ...headers(true) }))
+      xhr.setRequestHeader(name, value);
+    if (onProgress && xhr.upload) {
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable && event.total > 0) onProgress(Math.min(1, event.loaded / event.total));
+      };
+      xhr.upload.onload = () => onProgress(1);
+    }
+    xhr.onload = () => {
+      const payload = parseJson(typeof xhr.responseText === 'string' ? xhr.responseText : '');
+      if (xhr.status >= 200 && xhr.status < 300) {
+        const data = (payload as { data?: Partial<ImportResult> } | undefined)?.data;
+        resolve({ imported: Number(data?.imported ?? 0) });
+      } else reject(failure(xhr.status, payload));
+    };
+    xhr.onerror = () => reject(new ApiError('NETWORK_ERROR', 0, 'network error'));
+    xhr.onabort = () => reject(new ApiError('NETWORK_ERROR', 0, 'aborted'));
+    xhr.send(JSON.stringify(body));
+  });
+}
+
+export const accreditationFilesApi = {
+  /** GET user/import/template/{actionId}: the .xlsx template whose columns follow the action's user fields */
+  template: (actionId: number) => fileCall('GET', `user/import/template/${actionId}`, `import-${actionId}.xlsx`),
+  /** POST user/export: the .xlsx of the selection, or with `all` of the whole filter */
+  export: (target: BulkTarget) => fileCall('POST', 'user/export', `export-${target.actionId}.xlsx`, target),
+  import: importUsers,
+};
