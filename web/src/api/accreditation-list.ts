@@ -1,6 +1,6 @@
-import { isErrorBody, type MultiText } from '@accredo/domain';
+import { type MultiText } from '@accredo/domain';
 import { adminConfig } from './admin';
-import { ApiError, type Method, request } from './client';
+import { type Method, request, requestPaged } from './client';
 
 const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
 
@@ -85,46 +85,14 @@ export function fieldTypeId(field: ActionField): number {
   return typeof type === 'object' && type !== null ? Number(type.id) : Number(type);
 }
 
-/**
- * POST user/all and user/filter answer `{data, max, customField}` at the top level; the shared
- * client keeps only `data`, so the envelope is read here with the same headers and errors.
- */
+/** POST user/all and user/filter answer `{data, max, customField}` at the top level. */
 async function pageCall(path: string, body: unknown, signal?: AbortSignal): Promise<AccreditationPage> {
-  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
-  const token = adminConfig.getToken();
-  if (token) headers[adminConfig.header] = token;
-  let response: Response;
-  try {
-    response = await fetch(`${adminConfig.base}/${path}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-      signal,
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError('NETWORK_ERROR', 0, error instanceof Error ? error.message : 'network error');
-  }
-  const text = await response.text();
-  let payload: unknown;
-  try {
-    payload = text ? JSON.parse(text) : undefined;
-  } catch {
-    payload = undefined;
-  }
-  if (!response.ok) {
-    if (response.status === 401) adminConfig.onUnauthorized();
-    if (isErrorBody(payload)) {
-      const { code, message, details } = payload.error;
-      throw new ApiError(code, response.status, message, details?.fields ?? []);
-    }
-    throw new ApiError(response.status >= 500 ? 'INTERNAL_ERROR' : 'HTTP_ERROR', response.status);
-  }
-  const envelope = (payload ?? {}) as Partial<AccreditationPage>;
-  const data = Array.isArray(envelope.data) ? envelope.data : [];
+  const envelope = await requestPaged<AccreditationRow, Partial<AccreditationPage>>(adminConfig, path, body, {
+    signal,
+  });
   return {
-    data,
-    max: Number(envelope.max ?? data.length),
+    data: envelope.data,
+    max: envelope.max,
     customField: Array.isArray(envelope.customField) ? envelope.customField : [],
   };
 }

@@ -1,6 +1,6 @@
 import type { ActionData, MultiText } from '@accredo/domain';
 import { adminConfig } from './admin';
-import { ApiError, type Method, request } from './client';
+import { type Method, request, requestPaged } from './client';
 
 const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
 
@@ -52,37 +52,9 @@ export interface ImagePageQuery {
   phrase: string;
 }
 
-/**
- * `POST image/all` answers `{data, max}` at the top level (a paged list of spec §7), so it is read
- * here rather than through `request`, which unwraps `data` alone.
- */
-async function imagePage(query: ImagePageQuery, signal?: AbortSignal): Promise<{ data: GalleryImage[]; max: number }> {
-  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
-  const token = adminConfig.getToken();
-  if (token) headers[adminConfig.header] = token;
-  let response: Response;
-  try {
-    response = await fetch(`${adminConfig.base}/image/all`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(query),
-      signal,
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError('NETWORK_ERROR', 0);
-  }
-  const payload = (await response.json().catch(() => null)) as {
-    data?: GalleryImage[];
-    max?: number;
-    error?: { code?: string; message?: string };
-  } | null;
-  if (!response.ok) {
-    if (response.status === 401) adminConfig.onUnauthorized();
-    throw new ApiError(payload?.error?.code ?? 'HTTP_ERROR', response.status, payload?.error?.message);
-  }
-  return { data: payload?.data ?? [], max: payload?.max ?? 0 };
-}
+/** `POST image/all` answers `{data, max}` at the top level (a paged list of spec §7). */
+const imagePage = (query: ImagePageQuery, signal?: AbortSignal) =>
+  requestPaged<GalleryImage>(adminConfig, 'image/all', query, { signal });
 
 export const ACTION_LIST_KEY = ['admin', 'action'] as const;
 

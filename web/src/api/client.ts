@@ -55,6 +55,35 @@ export async function request<T>(
   body?: unknown,
   options: RequestOptions = {},
 ): Promise<T> {
+  const payload = await requestEnvelope<{ data: T } | T>(config, method, path, body, options);
+  if (payload && typeof payload === 'object' && 'data' in payload) return (payload as { data: T }).data;
+  return payload as T;
+}
+
+/** A paged list of spec §7: `{data, max, …}` at the top level of the answer. */
+export type PagedEnvelope<T, Extra = object> = { data: T[]; max: number } & Extra;
+
+/** A paged call: the whole envelope, with `data` always an array and `max` a number. */
+export async function requestPaged<T, Extra = object>(
+  config: ApiConfig,
+  path: string,
+  body: unknown,
+  options: RequestOptions = {},
+): Promise<PagedEnvelope<T, Extra>> {
+  const envelope = ((await requestEnvelope(config, 'POST', path, body, options)) ?? {}) as Partial<PagedEnvelope<T>> &
+    Extra;
+  const data = Array.isArray(envelope.data) ? envelope.data : [];
+  return { ...envelope, data, max: Number(envelope.max ?? data.length) };
+}
+
+/** One JSON call answering the parsed body as it came (the envelope), or an ApiError. */
+export async function requestEnvelope<T>(
+  config: ApiConfig,
+  method: Method,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
   const auth = options.auth ?? true;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -83,6 +112,5 @@ export async function request<T>(
     }
     throw new ApiError(response.status >= 500 ? 'INTERNAL_ERROR' : 'HTTP_ERROR', response.status);
   }
-  if (payload && typeof payload === 'object' && 'data' in payload) return (payload as { data: T }).data;
   return payload as T;
 }

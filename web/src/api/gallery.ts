@@ -1,6 +1,6 @@
-import { isErrorBody, type Paged } from '@accredo/domain';
+import { type Paged } from '@accredo/domain';
 import { adminConfig } from './admin';
-import { ApiError, type Method, request } from './client';
+import { type Method, request, requestPaged } from './client';
 
 const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
 
@@ -30,44 +30,9 @@ export interface ImageListQuery {
   phrase: string;
 }
 
-/**
- * POST image/all answers `{data, max}` at the top level (spec §7 paged lists); the shared client
- * keeps only `data`, so this call reads the envelope itself, with the same headers and errors.
- */
-async function pagedCall<T>(path: string, body: unknown, signal?: AbortSignal): Promise<Paged<T>> {
-  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
-  const token = adminConfig.getToken();
-  if (token) headers[adminConfig.header] = token;
-  let response: Response;
-  try {
-    response = await fetch(`${adminConfig.base}/${path}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-      signal,
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError('NETWORK_ERROR', 0, error instanceof Error ? error.message : 'network error');
-  }
-  const text = await response.text();
-  let payload: unknown;
-  try {
-    payload = text ? JSON.parse(text) : undefined;
-  } catch {
-    payload = undefined;
-  }
-  if (!response.ok) {
-    if (response.status === 401) adminConfig.onUnauthorized();
-    if (isErrorBody(payload)) {
-      const { code, message, details } = payload.error;
-      throw new ApiError(code, response.status, message, details?.fields ?? []);
-    }
-    throw new ApiError(response.status >= 500 ? 'INTERNAL_ERROR' : 'HTTP_ERROR', response.status);
-  }
-  const envelope = (payload ?? {}) as Partial<Paged<T>>;
-  return { data: envelope.data ?? [], max: Number(envelope.max ?? envelope.data?.length ?? 0) };
-}
+/** POST image/all answers `{data, max}` at the top level (spec §7 paged lists). */
+const pagedCall = <T>(path: string, body: unknown, signal?: AbortSignal): Promise<Paged<T>> =>
+  requestPaged<T>(adminConfig, path, body, { signal });
 
 export const galleryApi = {
   list: (query: ImageListQuery, signal?: AbortSignal) =>
