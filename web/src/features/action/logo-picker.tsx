@@ -1,27 +1,13 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Group,
-  Image,
-  Loader,
-  Modal,
-  Pagination,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Group, Image, Stack, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { actionApi, type GalleryImage } from '../../api/action';
+import { actionApi } from '../../api/action';
+import { GalleryPickerModal } from '../../components/gallery-picker-modal';
 
-const PAGE_SIZE = 8;
+const _PAGE_SIZE = 8;
 /** Spec §9: the gallery search is debounced 600 ms. */
-const SEARCH_DEBOUNCE_MS = 600;
+const _SEARCH_DEBOUNCE_MS = 600;
 
 /** The preview logo (spec §2 Preview): an image chosen from the gallery, or none. */
 export function LogoPicker({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
@@ -63,6 +49,12 @@ export function LogoPicker({ value, onChange }: { value: number | null; onChange
         )}
       </Group>
       <GalleryPickerModal
+        labels={{
+          title: 'action.chooseLogo',
+          search: 'action.gallerySearch',
+          pick: 'action.pickImage',
+          error: 'action.galleryError',
+        }}
         opened={opened}
         onClose={() => setOpened(false)}
         onPick={(picked) => {
@@ -72,97 +64,5 @@ export function LogoPicker({ value, onChange }: { value: number | null; onChange
         }}
       />
     </Stack>
-  );
-}
-
-function GalleryPickerModal({
-  opened,
-  onClose,
-  onPick,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  onPick: (image: GalleryImage) => void;
-}) {
-  const { t } = useTranslation();
-  const [phrase, setPhrase] = useState('');
-  const [debounced] = useDebouncedValue(phrase.trim(), SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
-  const images = useQuery({
-    queryKey: ['admin', 'image', 'all', { page, pageSize: PAGE_SIZE, phrase: debounced }],
-    queryFn: ({ signal }) => actionApi.images({ page, pageSize: PAGE_SIZE, type: null, phrase: debounced }, signal),
-    enabled: opened,
-    placeholderData: keepPreviousData,
-  });
-  const pages = Math.max(1, Math.ceil((images.data?.max ?? 0) / PAGE_SIZE));
-
-  let body: React.ReactNode;
-  if (images.isPending) {
-    body = (
-      <Center py="lg" role="status">
-        <Loader size="sm" mr="sm" />
-        <Text size="sm">{t('basics.loading')}</Text>
-      </Center>
-    );
-  } else if (images.isError) {
-    body = (
-      <Alert color="red" role="alert">
-        {t('action.galleryError')}
-      </Alert>
-    );
-  } else if (images.data.data.length === 0) {
-    body = (
-      <Text size="sm" c="dimmed" ta="center" py="lg">
-        {t('basics.noData')}
-      </Text>
-    );
-  } else {
-    body = (
-      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-        {images.data.data.map((img) => (
-          <UnstyledButton
-            key={img.id}
-            onClick={() => onPick(img)}
-            aria-label={`${t('action.pickImage')}: ${img.name}`}
-            p={4}
-            style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}
-          >
-            <Image src={img.path} alt="" h={80} fit="contain" />
-            <Text size="xs" truncate mt={4}>
-              {img.name}
-            </Text>
-          </UnstyledButton>
-        ))}
-      </SimpleGrid>
-    );
-  }
-
-  return (
-    <Modal opened={opened} onClose={onClose} title={t('action.chooseLogo')} size="lg">
-      <Stack gap="sm">
-        <TextInput
-          label={t('action.gallerySearch')}
-          value={phrase}
-          onChange={(event) => {
-            setPhrase(event.currentTarget.value);
-            setPage(1);
-          }}
-        />
-        {body}
-        {pages > 1 && (
-          <Group justify="center">
-            <Pagination
-              size="sm"
-              total={pages}
-              value={page}
-              onChange={setPage}
-              aria-label={t('basics.pagination')}
-              getItemProps={(p) => ({ 'aria-label': t('basics.pageNumber', { page: p }) })}
-              getControlProps={(control) => ({ 'aria-label': t(`basics.page_${control}`) })}
-            />
-          </Group>
-        )}
-      </Stack>
-    </Modal>
   );
 }

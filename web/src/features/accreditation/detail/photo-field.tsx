@@ -1,32 +1,15 @@
-import {
-  Alert,
-  Button,
-  Center,
-  FileInput,
-  Group,
-  Image,
-  Input,
-  Loader,
-  Modal,
-  Pagination,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Button, FileInput, Group, Image, Input, Stack, Text } from '@mantine/core';
 import { IconPhoto } from '@tabler/icons-react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { actionApi, type GalleryImage } from '../../../api/action';
-import { notifyError } from '../../../app/notify';
+import { actionApi } from '../../../api/action';
+import { GalleryPickerModal } from '../../../components/gallery-picker-modal';
 import { checkImageFile, IMAGE_ACCEPT, readAsDataUrl, readHead, sniffImage } from '../../gallery/gallery-constants';
 
-const PAGE_SIZE = 8;
+const _PAGE_SIZE = 8;
 /** Spec §9: the gallery search is debounced 600 ms. */
-const SEARCH_DEBOUNCE_MS = 600;
+const _SEARCH_DEBOUNCE_MS = 600;
 
 export interface PhotoValue {
   imageId: number | null;
@@ -130,7 +113,13 @@ export function PhotoField({ value, onChange, current, error, onFileError }: Pho
           )}
         </Group>
       </Stack>
-      <GalleryModal
+      <GalleryPickerModal
+        labels={{
+          title: 'accreditationDetail.fromGallery',
+          search: 'accreditationDetail.gallerySearch',
+          pick: 'accreditationDetail.pickImage',
+          error: 'accreditationDetail.cannotLoadFromGallery',
+        }}
         opened={opened}
         onClose={() => setOpened(false)}
         onPick={(picked) => {
@@ -141,101 +130,5 @@ export function PhotoField({ value, onChange, current, error, onFileError }: Pho
         }}
       />
     </Input.Wrapper>
-  );
-}
-
-function GalleryModal({
-  opened,
-  onClose,
-  onPick,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  onPick: (image: GalleryImage) => void;
-}) {
-  const { t } = useTranslation();
-  const [phrase, setPhrase] = useState('');
-  const [debounced] = useDebouncedValue(phrase.trim(), SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
-  const images = useQuery({
-    queryKey: ['admin', 'image', 'all', { page, pageSize: PAGE_SIZE, phrase: debounced }],
-    queryFn: ({ signal }) => actionApi.images({ page, pageSize: PAGE_SIZE, type: null, phrase: debounced }, signal),
-    enabled: opened,
-    placeholderData: keepPreviousData,
-  });
-  const failed = images.isError;
-  useEffect(() => {
-    if (failed) notifyError('accreditationDetail.cannotLoadFromGallery');
-  }, [failed]);
-  const pages = Math.max(1, Math.ceil((images.data?.max ?? 0) / PAGE_SIZE));
-
-  let body: ReactNode;
-  if (images.isPending) {
-    body = (
-      <Center py="lg" role="status">
-        <Loader size="sm" mr="sm" />
-        <Text size="sm">{t('basics.loading')}</Text>
-      </Center>
-    );
-  } else if (images.isError) {
-    body = (
-      <Alert color="red" role="alert">
-        {t('accreditationDetail.cannotLoadFromGallery')}
-      </Alert>
-    );
-  } else if (images.data.data.length === 0) {
-    body = (
-      <Text size="sm" c="dimmed" ta="center" py="lg">
-        {t('basics.noData')}
-      </Text>
-    );
-  } else {
-    body = (
-      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-        {images.data.data.map((img) => (
-          <UnstyledButton
-            key={img.id}
-            onClick={() => onPick(img)}
-            aria-label={`${t('accreditationDetail.pickImage')}: ${img.name}`}
-            p={4}
-            style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}
-          >
-            <Image src={img.path} alt="" h={80} fit="contain" />
-            <Text size="xs" truncate mt={4}>
-              {img.name}
-            </Text>
-          </UnstyledButton>
-        ))}
-      </SimpleGrid>
-    );
-  }
-
-  return (
-    <Modal opened={opened} onClose={onClose} title={t('accreditationDetail.fromGallery')} size="lg">
-      <Stack gap="sm">
-        <TextInput
-          label={t('accreditationDetail.gallerySearch')}
-          value={phrase}
-          onChange={(event) => {
-            setPhrase(event.currentTarget.value);
-            setPage(1);
-          }}
-        />
-        {body}
-        {pages > 1 && (
-          <Group justify="center">
-            <Pagination
-              size="sm"
-              total={pages}
-              value={page}
-              onChange={setPage}
-              aria-label={t('basics.pagination')}
-              getItemProps={(p) => ({ 'aria-label': t('basics.pageNumber', { page: p }) })}
-              getControlProps={(control) => ({ 'aria-label': t(`basics.page_${control}`) })}
-            />
-          </Group>
-        )}
-      </Stack>
-    </Modal>
   );
 }
