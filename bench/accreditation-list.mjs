@@ -34,7 +34,7 @@ await ds.transaction(async (m) => {
     const params = [];
     for (let k = 0; k < n; k++) {
       const id = i + k + 1;
-      rows.push('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      rows.push('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
       params.push(
         subjectId,
         action.id,
@@ -43,6 +43,7 @@ await ds.transaction(async (m) => {
         `Last${id}`,
         `person${id}@example.com`,
         `BC${String(id).padStart(14, '0')}`,
+        `first${id} last${id} person${id}@example.com bc${String(id).padStart(14, '0')}`,
         '[]',
         JSON.stringify({ [field.id]: `Company ${id % 1000}` }),
         id % 7 === 0 ? 1 : 0,
@@ -53,7 +54,7 @@ await ds.transaction(async (m) => {
       );
     }
     await m.query(
-      `INSERT INTO accreditation (subjectId, actionId, customId, firstname, lastname, email, bc, days, fieldValues, printCount, isUnlimited, source, createdAt, updatedAt) VALUES ${rows.join(',')}`,
+      `INSERT INTO accreditation (subjectId, actionId, customId, firstname, lastname, email, bc, search, days, fieldValues, printCount, isUnlimited, source, createdAt, updatedAt) VALUES ${rows.join(',')}`,
       params,
     );
   }

@@ -12,6 +12,7 @@ import { SubjectEntity } from '../modules/subject/subject.entity.js';
 import { Init1763780000000 } from './migrations/1763780000000-init.js';
 import { EventSetup1763790000000 } from './migrations/1763790000000-event-setup.js';
 import { Accreditation1763800000000 } from './migrations/1763800000000-accreditation.js';
+import { AccreditationSearch1763810000000 } from './migrations/1763810000000-accreditation-search.js';
 import {
   AccreditationEntity,
   AccreditationGroupEntity,
@@ -47,7 +48,12 @@ export const ENTITIES = [
   AccreditationValueEntity,
   CreditTransactionEntity,
 ];
-export const MIGRATIONS = [Init1763780000000, EventSetup1763790000000, Accreditation1763800000000];
+export const MIGRATIONS = [
+  Init1763780000000,
+  EventSetup1763790000000,
+  Accreditation1763800000000,
+  AccreditationSearch1763810000000,
+];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */
 export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {

@@ -23,6 +23,7 @@ import {
   AccreditationGroupEntity,
   AccreditationValueEntity,
   AccreditationZoneEntity,
+  searchText,
 } from './accreditation.entity.js';
 import { type ActionField, AccreditationService } from './accreditation.service.js';
 
@@ -268,24 +269,28 @@ export class AccreditationFilesService {
       for (let i = 0; i < rows.length; i += 200) {
         const chunk = rows.slice(i, i + 200);
         const result = await m.getRepository(AccreditationEntity).insert(
-          chunk.map((r) => ({
-            subjectId,
-            actionId: action.id,
-            customId: next++,
-            firstname: r.firstname,
-            lastname: r.lastname,
-            email: r.email,
-            bc: r.bc ?? randomCode(16),
-            days: [],
-            fieldValues: r.values,
-            imageId: null,
-            printCount: 0,
-            credit: null,
-            isUnlimited: false,
-            source: 'admin',
-            createdAt: now,
-            updatedAt: now,
-          })) as never,
+          chunk.map((r) => {
+            const bc = r.bc ?? randomCode(16);
+            return {
+              subjectId,
+              actionId: action.id,
+              customId: next++,
+              firstname: r.firstname,
+              lastname: r.lastname,
+              email: r.email,
+              search: searchText({ ...r, bc }),
+              bc,
+              days: [],
+              fieldValues: r.values,
+              imageId: null,
+              printCount: 0,
+              credit: null,
+              isUnlimited: false,
+              source: 'admin',
+              createdAt: now,
+              updatedAt: now,
+            };
+          }) as never,
         );
         const ids = result.identifiers.map((x) => Number(x.id));
         const groupLinks = chunk.flatMap((r, k) =>

@@ -34,6 +34,10 @@ export class AccreditationEntity {
   @Column({ type: 'varchar', length: 32 })
   bc: string;
 
+  /** lower-cased "firstname lastname email bc" for the list's text filter */
+  @Column({ type: 'varchar', length: 800, default: '' })
+  search: string;
+
   @JsonColumn()
   days: string[];
 
@@ -126,4 +130,9 @@ export class CreditTransactionEntity {
 
   @DateColumn()
   createdAt: Date;
+}
+
+/** The search text of an accreditation (see the `search` column). */
+export function searchText(a: { firstname: string; lastname: string; email: string; bc: string }): string {
+  return `${a.firstname} ${a.lastname} ${a.email} ${a.bc}`.toLowerCase().slice(0, 800);
 }

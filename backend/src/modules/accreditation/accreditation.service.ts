@@ -27,6 +27,7 @@ import {
   AccreditationValueEntity,
   AccreditationZoneEntity,
   CreditTransactionEntity,
+  searchText,
 } from './accreditation.entity.js';
 
 type Input = z.output<typeof accreditationSchema>;
@@ -109,12 +110,14 @@ export class AccreditationService {
             .select('MAX(a.customId)', 'max')
             .where('a.actionId = :actionId', { actionId: action.id })
             .getRawOne<{ max: number | null }>();
+          const bc = randomCode(16);
           const row = m.getRepository(AccreditationEntity).create({
             ...prepared.row,
+            search: searchText({ ...prepared.row, bc }),
             subjectId: currentSubjectId(),
             actionId: action.id,
             customId: Number(max?.max ?? 0) + 1,
-            bc: randomCode(16),
+            bc,
             printCount: 0,
             credit: null,
             isUnlimited: false,
@@ -139,7 +142,9 @@ export class AccreditationService {
     const action = await this.action(row.actionId);
     const prepared = await this.prepare(action, input, row);
     await this.ds.transaction(async (m) => {
-      await m.getRepository(AccreditationEntity).save(Object.assign(row, prepared.row, { updatedAt: new Date() }));
+      Object.assign(row, prepared.row, { updatedAt: new Date() });
+      row.search = searchText(row);
+      await m.getRepository(AccreditationEntity).save(row);
       await this.writeLinks(m, id, prepared);
     });
     return this.get(action.id, id);
@@ -181,12 +186,9 @@ export class AccreditationService {
     const qb = this.scoped.query('a').andWhere('a.actionId = :actionId', { actionId });
     if (!filter) return qb;
     if (filter.text) {
-      // '!' as the escape character: a backslash means different things to SQLite and MariaDB.
-      const like = `%${filter.text.replace(/[%_!]/g, (c) => `!${c}`)}%`;
-      qb.andWhere(
-        "(a.firstname LIKE :like ESCAPE '!' OR a.lastname LIKE :like ESCAPE '!' OR a.email LIKE :like ESCAPE '!' OR a.bc LIKE :like ESCAPE '!')",
-        { like },
-      );
+      // One lower-cased column (names, e-mail, code); '!' escapes the same way on SQLite and MariaDB.
+      const like = `%${filter.text.toLowerCase().replace(/[%_!]/g, (c) => `!${c}`)}%`;
+      qb.andWhere("a.search LIKE :like ESCAPE '!'", { like });
     }
     if (filter.groupId) {
       qb.andWhere('a.id IN (SELECT g.accreditationId FROM accreditation_group g WHERE g.groupId = :groupId)', {
