@@ -6,7 +6,8 @@ import { defineConfig } from '@playwright/test';
  * (SQLite, .eml outbox) in a throwaway data folder. Debian's Chromium, never a downloaded browser.
  */
 export const PORT = Number(process.env.E2E_PORT ?? 8091);
-export const DATA_DIR = path.join(import.meta.dirname, '.data');
+// Each port gets its own throwaway data folder, so two runs side by side never share one.
+export const DATA_DIR = path.join(import.meta.dirname, process.env.E2E_PORT ? `.data-${PORT}` : '.data');
 export const OPERATOR = { email: 'operator@e2e.test', password: 'operator-e2e-pass' };
 
 export default defineConfig({

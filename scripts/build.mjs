@@ -2,12 +2,13 @@
 import { must, mtime, newest, tsc, vite } from './lib.mjs';
 
 const force = process.argv.includes('--force');
-const libsSrc = newest('libs/domain/src', 'libs/i18n/src', 'libs/domain/package.json', 'libs/i18n/package.json');
+const LIBS = ['libs/domain', 'libs/i18n', 'libs/templates'];
+const libsSrc = newest(...LIBS.flatMap((lib) => [`${lib}/src`, `${lib}/package.json`]));
 const stale = (output, ...inputs) => force || mtime(output) < Math.max(libsSrc, newest(...inputs));
 
-if (stale('libs/i18n/dist/index.js') || stale('libs/domain/dist/index.js')) {
+if (LIBS.some((lib) => stale(`${lib}/dist/index.js`))) {
   console.log('• building libs/');
-  await must(process.execPath, [tsc, '-b', 'libs/domain', 'libs/i18n']);
+  await must(process.execPath, [tsc, '-b', ...LIBS]);
 }
 if (stale('backend/dist/main.js', 'backend/src', 'backend/tsconfig.json', 'backend/tsconfig.build.json')) {
   console.log('• building backend/');
