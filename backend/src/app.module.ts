@@ -20,6 +20,9 @@ import {
 } from './modules/accreditation/accreditation.entity.js';
 import { AccreditationFilesService } from './modules/accreditation/accreditation-files.service.js';
 import { AccreditationService } from './modules/accreditation/accreditation.service.js';
+import { EntranceEntity } from './modules/accreditation/entrance.entity.js';
+import { PrintLogEntity } from './modules/accreditation/print-log.entity.js';
+import { AccreditationHistoryService } from './modules/accreditation/accreditation-history.service.js';
 import { ActionController } from './modules/action/action.controller.js';
 import { ActionEntity } from './modules/action/action.entity.js';
 import { ActionService } from './modules/action/action.service.js';
@@ -40,6 +43,7 @@ import { ZoneController } from './modules/zone/zone.controller.js';
 import { ZoneEntity } from './modules/zone/zone.entity.js';
 import { ZoneService } from './modules/zone/zone.service.js';
 import { MailModule } from './modules/mail/mail.module.js';
+import { AccreditationMailService } from './modules/mail/accreditation-mail.service.js';
 import { ManageController } from './modules/manage/manage.controller.js';
 import { ManageService } from './modules/manage/manage.service.js';
 import { OperatorEntity } from './modules/manage/operator.entity.js';
@@ -115,6 +119,8 @@ export class AppModule {
           AccreditationZoneEntity,
           AccreditationValueEntity,
           CreditTransactionEntity,
+          EntranceEntity,
+          PrintLogEntity,
         ]),
         MailModule,
       ],
@@ -137,6 +143,8 @@ export class AppModule {
         ImageService,
         AccreditationService,
         AccreditationFilesService,
+        AccreditationHistoryService,
+        AccreditationMailService,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: TenantInterceptor },

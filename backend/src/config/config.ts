@@ -19,7 +19,12 @@ const envSchema = z.object({
     .optional()
     .refine((v) => !v || /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://'),
   MAIL_FROM: z.string().default('Accredo <no-reply@accredo.local>'),
-  REDIS_URL: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://'),
+  /** Namespace of the BullMQ keys in Redis (several deployments can share one Redis). */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . - only').default('accredo'),
   PUBLIC_URL: z.string().url().optional(),
   OPERATOR_EMAIL: z.string().email().optional(),
   OPERATOR_PASSWORD: z.string().min(8, 'must have at least 8 characters').optional(),
@@ -40,6 +45,7 @@ export interface AppConfig {
   smtpUrl?: string;
   mailFrom: string;
   redisUrl?: string;
+  redisPrefix: string;
   publicUrl: string;
   operatorEmail?: string;
   operatorPassword?: string;
@@ -73,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     redisUrl: e.REDIS_URL || undefined,
+    redisPrefix: e.REDIS_PREFIX,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     operatorEmail: e.OPERATOR_EMAIL?.toLowerCase(),
     operatorPassword: e.OPERATOR_PASSWORD,

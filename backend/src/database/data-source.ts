@@ -13,6 +13,13 @@ import { Init1763780000000 } from './migrations/1763780000000-init.js';
 import { EventSetup1763790000000 } from './migrations/1763790000000-event-setup.js';
 import { Accreditation1763800000000 } from './migrations/1763800000000-accreditation.js';
 import { AccreditationSearch1763810000000 } from './migrations/1763810000000-accreditation-search.js';
+import { ImageImport1763845000000 } from './migrations/1763845000000-image-import.js';
+import { Entrance1763850000000 } from './migrations/1763850000000-entrance.js';
+import { PrintLog1763820000000 } from './migrations/1763820000000-print-log.js';
+import { PrintLogEntity } from '../modules/accreditation/print-log.entity.js';
+import { AccreditationSearchIndex1763860000000 } from './migrations/1763860000000-accreditation-search-index.js';
+import { EntranceEntity } from '../modules/accreditation/entrance.entity.js';
+import { MailAccreditation1763840000000 } from './migrations/1763840000000-mail-accreditation.js';
 import {
   AccreditationEntity,
   AccreditationGroupEntity,
@@ -47,12 +54,19 @@ export const ENTITIES = [
   AccreditationZoneEntity,
   AccreditationValueEntity,
   CreditTransactionEntity,
+  EntranceEntity,
+  PrintLogEntity,
 ];
 export const MIGRATIONS = [
   Init1763780000000,
   EventSetup1763790000000,
   Accreditation1763800000000,
   AccreditationSearch1763810000000,
+  Entrance1763850000000,
+  PrintLog1763820000000,
+  AccreditationSearchIndex1763860000000,
+  MailAccreditation1763840000000,
+  ImageImport1763845000000,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */

@@ -32,6 +32,17 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, key: 'errors.PAYLOAD_TOO_LARGE' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, key: 'errors.UNSUPPORTED_MEDIA_TYPE' },
   TOO_MANY_REQUESTS: { status: 429, key: 'errors.TOO_MANY_REQUESTS' },
+  WEB_CHANNEL_DOESNT_EXIST: { status: 404, key: 'errors.WEB_CHANNEL_DOESNT_EXIST' },
+  WEB_CHANNEL_NOT_ACTIVE: { status: 403, key: 'errors.WEB_CHANNEL_NOT_ACTIVE' },
+  WEB_CHANNEL_NOT_ACTIVE_YET: { status: 403, key: 'errors.WEB_CHANNEL_NOT_ACTIVE_YET' },
+  WEB_CHANNEL_IS_CLOSED: { status: 403, key: 'errors.WEB_CHANNEL_IS_CLOSED' },
+  AUTH_INVALID: { status: 401, key: 'errors.AUTH_INVALID' },
+  USER_DOESNT_EXIST: { status: 401, key: 'errors.USER_DOESNT_EXIST' },
+  INVALID_WEB_CHANNEL_CODE: { status: 401, key: 'errors.INVALID_WEB_CHANNEL_CODE' },
+  USED_WEB_CHANNEL_CODE: { status: 403, key: 'errors.USED_WEB_CHANNEL_CODE' },
+  WEB_CHANNEL_USER_EXIST: { status: 409, key: 'errors.WEB_CHANNEL_USER_EXIST' },
+  EXTERNAL_CODE_EXIST: { status: 409, key: 'errors.EXTERNAL_CODE_EXIST' },
+  EXTERNAL_CODE_USED: { status: 409, key: 'errors.EXTERNAL_CODE_USED' },
   INTERNAL_ERROR: { status: 500, key: 'errors.INTERNAL_ERROR' },
 } as const satisfies Record<string, { status: number; key: string }>;
 

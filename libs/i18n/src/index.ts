@@ -38,6 +38,18 @@ import gallery_de from './locales/gallery/de.json' with { type: 'json' };
 import accreditation_de from './locales/accreditation/de.json' with { type: 'json' };
 import accreditation_detail_de from './locales/accreditation-detail/de.json' with { type: 'json' };
 import accreditation_import_de from './locales/accreditation-import/de.json' with { type: 'json' };
+import web_channel_rules_cs from './locales/web-channel-rules/cs.json' with { type: 'json' };
+import web_channel_rules_sk from './locales/web-channel-rules/sk.json' with { type: 'json' };
+import web_channel_rules_en from './locales/web-channel-rules/en.json' with { type: 'json' };
+import web_channel_rules_de from './locales/web-channel-rules/de.json' with { type: 'json' };
+import accreditation_history_cs from './locales/accreditation-history/cs.json' with { type: 'json' };
+import accreditation_history_sk from './locales/accreditation-history/sk.json' with { type: 'json' };
+import accreditation_history_en from './locales/accreditation-history/en.json' with { type: 'json' };
+import accreditation_history_de from './locales/accreditation-history/de.json' with { type: 'json' };
+import capture_cs from './locales/capture/cs.json' with { type: 'json' };
+import capture_sk from './locales/capture/sk.json' with { type: 'json' };
+import capture_en from './locales/capture/en.json' with { type: 'json' };
+import capture_de from './locales/capture/de.json' with { type: 'json' };
 
 /** One message catalogue per language (spec §1); Czech is the fallback for every missing key. */
 export const LANGUAGES = ['cs', 'sk', 'en', 'de'] as const;
@@ -58,6 +70,9 @@ const AREAS: Record<Language, object[]> = {
     accreditation_cs,
     accreditation_detail_cs,
     accreditation_import_cs,
+    accreditation_history_cs,
+    capture_cs,
+    web_channel_rules_cs,
   ],
   sk: [
     action_sk,
@@ -69,6 +84,9 @@ const AREAS: Record<Language, object[]> = {
     accreditation_sk,
     accreditation_detail_sk,
     accreditation_import_sk,
+    accreditation_history_sk,
+    capture_sk,
+    web_channel_rules_sk,
   ],
   en: [
     action_en,
@@ -80,6 +98,9 @@ const AREAS: Record<Language, object[]> = {
     accreditation_en,
     accreditation_detail_en,
     accreditation_import_en,
+    accreditation_history_en,
+    capture_en,
+    web_channel_rules_en,
   ],
   de: [
     action_de,
@@ -91,6 +112,9 @@ const AREAS: Record<Language, object[]> = {
     accreditation_de,
     accreditation_detail_de,
     accreditation_import_de,
+    accreditation_history_de,
+    capture_de,
+    web_channel_rules_de,
   ],
 };
 

@@ -23,6 +23,21 @@ export interface AccreditationRow {
   isUnlimited: boolean;
   dateCreate: string;
   source: 'admin' | 'web';
+  /** the 5 latest mails, prints and passages, newest first (row tooltips, spec §2) */
+  history?: AccreditationHistory;
+}
+
+export interface AccreditationHistory {
+  mail: {
+    date: string;
+    status: string;
+    fail: string | null;
+    adminUser: string | null;
+    mailTemplate: string | null;
+    note: string | null;
+  }[];
+  print: { date: string; adminUser: string | null }[];
+  entrance: { date: string; type: number; deviceId: number | null }[];
 }
 
 /** A user field of the current action, offered by the filter panel. */
@@ -41,6 +56,10 @@ export interface AccreditationFilterData {
   groupId: number | null;
   zoneId: number | null;
   printed: 1 | -1 | null;
+  /** 1 entered, 2 entered on a day, 3 not entered, 4 not entered on a day */
+  entrance?: 1 | 2 | 3 | 4 | null;
+  /** YYYY-MM-DD for entrance 2 and 4; the server takes today when it is left out */
+  entranceDate?: string | null;
   customField: Record<string, string | number>;
 }
 

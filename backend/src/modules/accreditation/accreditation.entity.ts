@@ -6,6 +6,8 @@ import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
 @Index('IDX_accreditation_list', ['subjectId', 'actionId', 'id'])
 @Index('IDX_accreditation_email', ['actionId', 'email'])
 @Index('UQ_accreditation_customId', ['actionId', 'customId'], { unique: true })
+@Index('IDX_accreditation_actionId_imageName', ['actionId', 'imageName'])
+@Index('IDX_accreditation_search', ['subjectId', 'actionId', 'search'])
 export class AccreditationEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -34,8 +36,8 @@ export class AccreditationEntity {
   @Column({ type: 'varchar', length: 32 })
   bc: string;
 
-  /** lower-cased "firstname lastname email bc" for the list's text filter */
-  @Column({ type: 'varchar', length: 800, default: '' })
+  /** lower-cased "firstname lastname email bc" for the list's text filter (see the covering index) */
+  @Column({ type: 'varchar', length: 760, default: '' })
   search: string;
 
   @JsonColumn()
@@ -47,6 +49,10 @@ export class AccreditationEntity {
 
   @Column({ type: 'int', nullable: true })
   imageId: number | null;
+
+  /** the photo's file name from the import sheet; the image import pairs uploaded files by it */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  imageName: string | null;
 
   @Column({ type: 'int', default: 0 })
   printCount: number;
@@ -91,7 +97,7 @@ export class AccreditationZoneEntity {
 
 /** User-field values as searchable text (the filter panel), one row per field. */
 @Entity('accreditation_value')
-@Index('IDX_accreditation_value_field', ['fieldId'])
+@Index('IDX_accreditation_value_field', ['fieldId', 'value'])
 export class AccreditationValueEntity {
   @PrimaryColumn({ type: 'int' })
   accreditationId: number;
@@ -134,5 +140,5 @@ export class CreditTransactionEntity {
 
 /** The search text of an accreditation (see the `search` column). */
 export function searchText(a: { firstname: string; lastname: string; email: string; bc: string }): string {
-  return `${a.firstname} ${a.lastname} ${a.email} ${a.bc}`.toLowerCase().slice(0, 800);
+  return `${a.firstname} ${a.lastname} ${a.email} ${a.bc}`.toLowerCase().slice(0, 760);
 }

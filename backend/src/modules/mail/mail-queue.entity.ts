@@ -6,6 +6,7 @@ export type MailStatus = 'waiting' | 'sending' | 'sent' | 'error';
 /** The queue of record for every outgoing mail (spec §3 mailQueue, §4 Mails). */
 @Entity('mail_queue')
 @Index('IDX_mail_queue_due', ['status', 'nextAttemptAt'])
+@Index('IDX_mail_queue_accreditationId', ['accreditationId', 'id'])
 export class MailQueueEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -52,6 +53,22 @@ export class MailQueueEntity {
 
   @Column({ type: 'varchar', length: 500, nullable: true })
   note: string | null;
+
+  /** the person the mail was sent to (spec §3 Accreditation: mailQueue / mail entries) */
+  @Column({ type: 'int', nullable: true })
+  accreditationId: number | null;
+
+  /** copy addresses, comma-separated (the mail template's mailCopy) */
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  cc: string | null;
+
+  /** the code whose barcode and QR the mail carries as inline images (withAccreditation) */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  attachCode: string | null;
+
+  @Index('IDX_mail_queue_actionId')
+  @Column({ type: 'int', nullable: true })
+  actionId: number | null;
 
   @DateColumn()
   createdAt: Date;

@@ -10,7 +10,12 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string | null;
+  cc?: string | null;
+  attachments?: { filename: string; content: Buffer; contentType: string; cid?: string }[];
 }
+
+/** A send that takes longer than these gives up (well inside the queue's claim timeout). */
+const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
 
 /**
  * SMTP when SMTP_URL is set; otherwise every mail becomes an .eml file in DATA_DIR/outbox so the
@@ -25,7 +30,7 @@ export class MailTransport {
     smtpUrl: string | undefined,
     private readonly outboxDir: string,
   ) {
-    if (smtpUrl) this.smtp = nodemailer.createTransport(smtpUrl);
+    if (smtpUrl) this.smtp = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
     else this.files = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
 
@@ -41,6 +46,8 @@ export class MailTransport {
       subject: mail.subject,
       text: mail.text,
       html: mail.html ?? undefined,
+      cc: mail.cc || undefined,
+      attachments: mail.attachments,
       messageId: `<mail-${mail.id}@accredo>`,
     };
     if (this.smtp) {

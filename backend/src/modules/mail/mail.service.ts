@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { type Job, Queue, Worker } from 'bullmq';
 import { In, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { codeImages } from './code-images.js';
 import { MailQueueEntity } from './mail-queue.entity.js';
 import { MailTransport } from './mail-transport.js';
 
@@ -13,18 +15,40 @@ export interface MailRequest {
   subjectId?: number | null;
   adminUserId?: number | null;
   mailTemplateId?: number | null;
-  note?: string;
+  note?: string | null;
+  /** the person the mail goes to (its mail history) and the action */
+  accreditationId?: number | null;
+  actionId?: number | null;
+  /** copy addresses */
+  cc?: string[];
+  /** the code whose barcode and QR are attached as inline images */
+  attachCode?: string | null;
 }
 
-const MAX_ATTEMPTS = 5;
-/** A claim older than this belongs to a worker that died: the mail goes back to waiting. */
+export const MAX_ATTEMPTS = 5;
+/** A claim older than this belongs to a worker that died mid-send (a send gives up after 2 min). */
 const CLAIM_TIMEOUT_MS = 5 * 60_000;
+/** How often every instance looks for due mails (new ones are sent at once; this catches the rest). */
 const POLL_MS = 5_000;
+/** Rows per INSERT of a mass mail (a few hundred keeps every statement small on both databases). */
+const INSERT_CHUNK = 200;
+/** Mails one instance sends at once in BullMQ mode. */
+const BULL_CONCURRENCY = 4;
+export const INTERRUPTED_REASON =
+  'Sending was interrupted (the server stopped during the send); not retried so that nobody gets the mail twice';
+
+type MailJob = { name: 'send'; data: { id: number } } | { name: 'drain'; data: Record<string, never> };
 
 /**
- * Every mail goes into the queue of record (mail_queue) first and is sent by the worker: nothing is
- * lost when the server stops, and a failed send is retried with back-off, then marked error with
- * its reason. The in-process worker polls the table and is woken at once by a new mail.
+ * Every mail goes into the queue of record (mail_queue) first and is then sent by a worker: nothing
+ * is lost when the server stops, a failed send is retried with back-off and then marked error with
+ * its reason, and a row is claimed atomically (waiting → sending) before it is sent, so no two
+ * workers ever send the same mail.
+ *
+ * Without REDIS_URL the worker runs in the process: it polls the table and is woken at once by a
+ * new mail. With REDIS_URL a BullMQ queue `mail` carries the ids of new mails (and 'drain' jobs from
+ * the poll and the start), and a BullMQ worker in every instance runs the same send; the table stays
+ * the record, so losing Redis loses nothing either.
  */
 @Injectable()
 export class MailService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -34,6 +58,9 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
+  private bullQueue?: Queue;
+  private bullWorker?: Worker;
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(
     @InjectRepository(MailQueueEntity) private readonly queue: Repository<MailQueueEntity>,
@@ -42,26 +69,54 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
     this.transport = new MailTransport(config.smtpUrl, `${config.dataDir}/outbox`);
   }
 
+  get mode(): 'bullmq' | 'local' {
+    return this.config.redisUrl ? 'bullmq' : 'local';
+  }
+
   async enqueue(request: MailRequest): Promise<MailQueueEntity> {
-    const now = new Date();
-    const row = await this.queue.save(
-      this.queue.create({
-        recipient: request.to,
-        subject: request.subject,
-        bodyText: request.text,
-        bodyHtml: request.html ?? null,
-        subjectId: request.subjectId ?? null,
-        adminUserId: request.adminUserId ?? null,
-        mailTemplateId: request.mailTemplateId ?? null,
-        note: request.note ?? null,
-        status: 'waiting',
-        attempts: 0,
-        nextAttemptAt: now,
-        createdAt: now,
-      }),
-    );
-    this.wake();
+    const row = await this.queue.save(this.toRow(request, new Date()));
+    this.notify([row.id]);
     return row;
+  }
+
+  /**
+   * Queues many mails at once (a mass mail): inserted in chunks inside one transaction, so either
+   * all of them are on record or none; the workers hear of them once they are committed.
+   */
+  async enqueueMany(requests: MailRequest[]): Promise<number> {
+    if (!requests.length) return 0;
+    const now = new Date();
+    const ids: number[] = [];
+    await this.queue.manager.transaction(async (m) => {
+      const repo = m.getRepository(MailQueueEntity);
+      for (let i = 0; i < requests.length; i += INSERT_CHUNK) {
+        const result = await repo.insert(requests.slice(i, i + INSERT_CHUNK).map((r) => this.toRow(r, now)));
+        ids.push(...result.identifiers.map((x) => Number(x?.id)).filter((id) => id > 0));
+      }
+    });
+    this.notify(ids);
+    return requests.length;
+  }
+
+  private toRow(request: MailRequest, now: Date): MailQueueEntity {
+    return this.queue.create({
+      recipient: request.to,
+      subject: request.subject.slice(0, 500),
+      bodyText: request.text,
+      bodyHtml: request.html ?? null,
+      subjectId: request.subjectId ?? null,
+      adminUserId: request.adminUserId ?? null,
+      mailTemplateId: request.mailTemplateId ?? null,
+      note: request.note?.slice(0, 500) ?? null,
+      accreditationId: request.accreditationId ?? null,
+      actionId: request.actionId ?? null,
+      cc: request.cc?.length ? request.cc.join(', ').slice(0, 1000) : null,
+      attachCode: request.attachCode ?? null,
+      status: 'waiting',
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -70,19 +125,86 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
         ? 'Sending mail over SMTP'
         : `No SMTP_URL: mails are written to ${this.config.dataDir}/outbox`,
     );
-    this.timer = setInterval(() => this.wake(), POLL_MS);
+    if (this.config.redisUrl) this.startBull(this.config.redisUrl);
+    this.timer = setInterval(() => this.poll(), POLL_MS);
     this.timer.unref();
-    this.wake();
+    // Mails left waiting by the last run (or by another instance) are sent now.
+    this.poll();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.pending]);
+    // The worker finishes the mail it is sending; the rest stays waiting for the next start.
+    await this.bullWorker?.close();
+    await this.bullQueue?.close();
     await this.running;
     this.transport.close();
   }
 
-  /** Runs the worker now (or once more after the current run). */
+  // ---- the two ways to the worker ----
+
+  private startBull(url: string): void {
+    const options = { prefix: this.config.redisPrefix };
+    this.bullQueue = new Queue('mail', {
+      ...options,
+      connection: { url, maxRetriesPerRequest: 3, enableOfflineQueue: false },
+      defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
+    });
+    this.bullQueue.on('error', (err) => this.logger.warn(`Redis (mail queue): ${err.message}`));
+    this.bullWorker = new Worker('mail', (job: Job) => this.process(job as unknown as MailJob), {
+      ...options,
+      connection: { url, maxRetriesPerRequest: null },
+      concurrency: BULL_CONCURRENCY,
+    });
+    this.bullWorker.on('error', (err) => this.logger.warn(`Redis (mail worker): ${err.message}`));
+    this.logger.log(`Mail jobs go through BullMQ (queue "mail", prefix "${this.config.redisPrefix}")`);
+  }
+
+  private async process(job: MailJob): Promise<void> {
+    if (this.stopped) return;
+    if (job.name === 'drain') return this.drain();
+    const mail = await this.queue.findOneBy({ id: job.data.id, status: 'waiting' });
+    // Sent already, or its retry is not due yet (a delayed job or the poll comes back for it).
+    if (!mail || mail.nextAttemptAt.getTime() > Date.now()) return;
+    await this.sendOne(mail);
+  }
+
+  /** Tells the workers about new mails: BullMQ jobs, or a wake-up of the in-process worker. */
+  private notify(ids: number[], delay = 0): void {
+    if (!this.bullQueue) {
+      if (!delay) this.wake();
+      return;
+    }
+    const queue = this.bullQueue;
+    const attempt = Date.now().toString(36);
+    const jobs = ids.map((id) => ({
+      name: 'send',
+      data: { id },
+      opts: { jobId: `mail-${id}-${attempt}`, delay },
+    }));
+    // Never awaited by the request: the row is on record, and the poll finds it if Redis is away.
+    const work = (async () => {
+      for (let i = 0; i < jobs.length; i += 500) await queue.addBulk(jobs.slice(i, i + 500));
+    })()
+      .catch((err) => this.logger.warn(`Mail jobs not queued in Redis (the poll sends them): ${err.message}`))
+      .finally(() => this.pending.delete(work));
+    this.pending.add(work);
+  }
+
+  /** The poll: a 'drain' job (one at a time across instances) or the in-process worker. */
+  private poll(): void {
+    if (this.stopped) return;
+    if (!this.bullQueue) return this.wake();
+    const work = this.bullQueue
+      .add('drain', {}, { jobId: 'drain' })
+      .catch((err) => this.logger.warn(`Redis (mail poll): ${err.message}`))
+      .finally(() => this.pending.delete(work));
+    this.pending.add(work);
+  }
+
+  /** Runs the in-process worker now (or once more after the current run). */
   wake(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -100,7 +222,7 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
       });
   }
 
-  /** Runs the worker until nothing is due (tests and shutdown await it). */
+  /** Runs the worker here until nothing is due (tests and the admin's "send now" await it). */
   async flush(): Promise<void> {
     this.wake();
     for (;;) {
@@ -114,12 +236,11 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
+  // ---- the send (the same in both modes) ----
+
   /** Sends everything due; resolves when the queue has nothing due. */
   private async drain(): Promise<void> {
-    await this.queue.update(
-      { status: 'sending', claimedAt: LessThan(new Date(Date.now() - CLAIM_TIMEOUT_MS)) },
-      { status: 'waiting', claimedAt: null },
-    );
+    await this.releaseStale();
     for (;;) {
       if (this.stopped) return;
       const due = await this.queue.find({
@@ -130,6 +251,18 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
       if (!due.length) return;
       for (const mail of due) await this.sendOne(mail);
     }
+  }
+
+  /**
+   * At most once: a mail still 'sending' long after its claim belongs to a worker that died in the
+   * middle of the send. Whether the server took it is unknown, so it is not sent again; it becomes
+   * an error with that reason, visible in the person's mail history, and the admin can send anew.
+   */
+  private async releaseStale(): Promise<void> {
+    await this.queue.update(
+      { status: 'sending', claimedAt: LessThan(new Date(Date.now() - CLAIM_TIMEOUT_MS)) },
+      { status: 'error', claimedAt: null, failReason: INTERRUPTED_REASON },
+    );
   }
 
   private async sendOne(mail: MailQueueEntity): Promise<void> {
@@ -144,9 +277,11 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
         id: mail.id,
         from: this.config.mailFrom,
         to: mail.recipient,
+        cc: mail.cc,
         subject: mail.subject,
         text: mail.bodyText,
         html: mail.bodyHtml,
+        attachments: mail.attachCode ? await codeImages(mail.attachCode) : undefined,
       });
       await this.queue.update(
         { id: mail.id },
@@ -168,6 +303,7 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
           nextAttemptAt: new Date(Date.now() + delay),
         },
       );
+      if (!final) this.notify([mail.id], delay);
       this.logger.warn(`Mail ${mail.id} to ${mail.recipient} failed (attempt ${attempts}): ${reason}`);
     }
   }

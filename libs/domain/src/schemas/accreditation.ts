@@ -57,6 +57,10 @@ export const accreditationFilterSchema = z.object({
   zoneId: optionalId(),
   /** 1 printed, -1 not printed */
   printed: z.union([z.literal(1), z.literal(-1), z.null()]).optional(),
+  /** 1 entered, 2 entered on a day, 3 not entered, 4 not entered on a day (spec §2) */
+  entrance: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.null()]).optional(),
+  /** the day of entrance 2 and 4 (YYYY-MM-DD); today when left out */
+  entranceDate: z.string().regex(DATE, { error: 'basics.enterCorrectDate' }).nullish(),
   /** user field id → wanted value (BOOL: 1 yes, -1 no; others: contains) */
   customField: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
 });

@@ -36,6 +36,7 @@ import { BulkModal, type BulkKind } from './bulk-modals';
 import { FilterPanel, type Option } from './filter-panel';
 import { readStoredFilter, writeStoredFilter } from './filter-storage';
 import { type Column, SelectableTable } from './selectable-table';
+import { RowHistory } from './row-history';
 
 const EDITABLE = 'input:not([type="checkbox"]):not([type="radio"]), textarea, select, [contenteditable="true"]';
 
@@ -215,6 +216,7 @@ function AccreditationList({ actionId }: { actionId: number }) {
       render: (r) => (r.zones.length ? r.zones.map((z) => z.name).join(', ') : t('basics.dash')),
     },
     { key: 'printCount', header: t('accreditation.printCount'), width: 90, render: (r) => r.printCount },
+    { key: 'history', header: t('accreditationHistory.history'), width: 48, render: (r) => <RowHistory row={r} /> },
   ];
 
   let content: ReactNode;

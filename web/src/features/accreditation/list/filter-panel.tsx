@@ -22,7 +22,15 @@ interface FormState {
   groupId: string | null;
   zoneId: string | null;
   printed: string | null;
+  entrance: string | null;
+  entranceDate: string;
   customField: Record<string, string>;
+}
+
+/** Today on the user's clock (YYYY-MM-DD): the date picker's default (spec §2). */
+export function today(): string {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
 const toForm = (filter: AccreditationFilterData | null): FormState => {
@@ -32,6 +40,8 @@ const toForm = (filter: AccreditationFilterData | null): FormState => {
     groupId: f.groupId === null ? null : String(f.groupId),
     zoneId: f.zoneId === null ? null : String(f.zoneId),
     printed: f.printed === null ? null : String(f.printed),
+    entrance: f.entrance ? String(f.entrance) : null,
+    entranceDate: f.entranceDate ?? '',
     customField: Object.fromEntries(Object.entries(f.customField).map(([k, v]) => [k, String(v)])),
   };
 };
@@ -44,11 +54,15 @@ export function toFilter(form: FormState, fields: ActionField[]): AccreditationF
     if (!value) continue;
     customField[String(field.id)] = fieldTypeId(field) === BOOL ? Number(value) : value;
   }
+  const entrance = form.entrance ? (Number(form.entrance) as 1 | 2 | 3 | 4) : null;
   return {
     text: form.text.trim() || null,
     groupId: form.groupId ? Number(form.groupId) : null,
     zoneId: form.zoneId ? Number(form.zoneId) : null,
     printed: form.printed === '1' ? 1 : form.printed === '-1' ? -1 : null,
+    entrance: entrance ?? null,
+    // The day matters for 2 and 4 only, and is then always sent: the filter stays the same tomorrow.
+    entranceDate: entrance === 2 || entrance === 4 ? form.entranceDate || today() : null,
     customField,
   };
 }
@@ -126,6 +140,37 @@ export function FilterPanel({ opened, onClose, value, fields, groups, zones, onA
             value={form.printed}
             onChange={(printed) => setForm((f) => ({ ...f, printed }))}
           />
+          <Select
+            label={t('accreditationHistory.entrance')}
+            placeholder={t('accreditation.any')}
+            clearable
+            data={[
+              { value: '1', label: t('accreditationHistory.entered') },
+              { value: '2', label: t('accreditationHistory.enteredOnDay') },
+              { value: '3', label: t('accreditationHistory.notEntered') },
+              { value: '4', label: t('accreditationHistory.notEnteredOnDay') },
+            ]}
+            value={form.entrance}
+            onChange={(entrance) =>
+              setForm((f) => ({
+                ...f,
+                entrance,
+                entranceDate: (entrance === '2' || entrance === '4') && !f.entranceDate ? today() : f.entranceDate,
+              }))
+            }
+          />
+          {(form.entrance === '2' || form.entrance === '4') && (
+            <TextInput
+              type="date"
+              label={t('accreditationHistory.entranceDate')}
+              description={t('accreditationHistory.entranceDateHint')}
+              value={form.entranceDate}
+              onChange={(e) => {
+                const entranceDate = e.currentTarget.value;
+                setForm((f) => ({ ...f, entranceDate }));
+              }}
+            />
+          )}
           {fields
             .filter((field) => fieldTypeId(field) !== IMAGE)
             .map((field) => {

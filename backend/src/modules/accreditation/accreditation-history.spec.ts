@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
+import { AccreditationHistoryService, HISTORY_SIZE } from './accreditation-history.service.js';
+import { localDay } from './entrance.entity.js';
+
+const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
+
+describe('accreditation list: entrance filters and row history (spec §2 Accreditation list)', () => {
+  let t: TestApp;
+  let admin: string;
+  let history: AccreditationHistoryService;
+  let action: { id: number };
+  const people: { id: number; subjectId: number; actionId: number; firstname: string }[] = [];
+
+  const post = (path: string, body: unknown) => t.api('POST', `/api/admin/v1/${path}`, { token: admin, body });
+  const names = async (filterData: Record<string, unknown>) => {
+    const res = await post('user/filter', { actionId: action.id, page: 1, pageSize: 50, filterData });
+    expect(res.status).toBe(200);
+    return (res.body.data as { firstname: string }[]).map((p) => p.firstname).sort();
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const subject = await createSubject(t);
+    admin = await loginAs(t, await createAdminUser(t, subject, { superuser: true }));
+    history = t.app.get(AccreditationHistoryService);
+    action = (await post('action', { name: ml('Festival') })).body.data;
+    for (const name of ['Ada', 'Bob', 'Cyril', 'Dana']) {
+      const res = await post('user', { actionId: action.id, firstname: name, lastname: 'X', email: `${name}@ex.com` });
+      expect(res.status).toBe(201);
+      people.push({ ...res.body.data, subjectId: subject.id, actionId: action.id });
+    }
+    const [ada, bob, cyril] = people;
+    const yesterday = new Date(Date.now() - 86_400_000);
+    // Ada entered today and yesterday, Bob only yesterday, Cyril only left (an exit is no entry).
+    await history.recordEntrance(ada, 1, 7, yesterday);
+    await history.recordEntrance(ada, 1, 7);
+    await history.recordEntrance(bob, 1, null, yesterday);
+    await history.recordEntrance(cyril, 0, 7);
+  });
+  afterAll(() => t.close());
+
+  it('filters entered (1), entered on a day (2), not entered (3) and not entered on a day (4)', async () => {
+    const yesterday = localDay(new Date(Date.now() - 86_400_000));
+    expect(await names({ entrance: 1 })).toEqual(['Ada', 'Bob']);
+    expect(await names({ entrance: 3 })).toEqual(['Cyril', 'Dana']);
+    // The day defaults to today, as the date picker does.
+    expect(await names({ entrance: 2 })).toEqual(['Ada']);
+    expect(await names({ entrance: 4 })).toEqual(['Bob', 'Cyril', 'Dana']);
+    expect(await names({ entrance: 2, entranceDate: yesterday })).toEqual(['Ada', 'Bob']);
+    expect(await names({ entrance: 4, entranceDate: yesterday })).toEqual(['Cyril', 'Dana']);
+    // Combined with another filter, and on the select-all form of a bulk call.
+    expect(await names({ entrance: 1, text: 'bob' })).toEqual(['Bob']);
+  });
+
+  it('rejects a malformed day and an unknown entrance type with field errors', async () => {
+    const bad = await post('user/filter', {
+      actionId: action.id,
+      filterData: { entrance: 2, entranceDate: '22.11.2026' },
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body.error.details)).toContain('basics.enterCorrectDate');
+    expect((await post('user/filter', { actionId: action.id, filterData: { entrance: 5 } })).status).toBe(400);
+  });
+
+  it('carries the latest passages, prints and mails on every list row, newest first, at most five', async () => {
+    const ada = people[0];
+    for (let i = 0; i < HISTORY_SIZE + 2; i++) await history.recordEntrance(ada, i % 2 === 0 ? 1 : 0, 9);
+    const res = await post('user/all', { actionId: action.id, page: 1, pageSize: 10 });
+    expect(res.status).toBe(200);
+    const rows = res.body.data as { id: number; history: { entrance: { type: number; date: string }[] } }[];
+    const adaRow = rows.find((r) => r.id === ada.id)!;
+    expect(adaRow.history.entrance).toHaveLength(HISTORY_SIZE);
+    const dates = adaRow.history.entrance.map((e) => e.date);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    expect(adaRow.history.entrance[0]).toMatchObject({ type: 1, deviceId: 9 });
+    expect(new Date(dates[0]).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    const dana = rows.find((r) => r.id === people[3].id)!;
+    expect(dana.history).toEqual({ mail: [], print: [], entrance: [] });
+  });
+});

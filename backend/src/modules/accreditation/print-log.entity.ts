@@ -1,0 +1,22 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { DateColumn } from '../../database/columns.js';
+
+/** One printed badge (spec §3 Accreditation: print entries with date and admin user). */
+@Entity('print_log')
+@Index('IDX_print_log_accreditation', ['accreditationId'])
+export class PrintLogEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'int' })
+  subjectId: number;
+
+  @Column({ type: 'int' })
+  accreditationId: number;
+
+  @Column({ type: 'int', nullable: true })
+  adminUserId: number | null;
+
+  @DateColumn()
+  createdAt: Date;
+}

@@ -1,0 +1,85 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { EMPTY_FILTER } from '../../../api/accreditation-list';
+import { renderUi, t } from '../../../testing/render';
+import { FilterPanel, today } from './filter-panel';
+import { RowHistory } from './row-history';
+
+const row = {
+  id: 1,
+  customId: 1,
+  actionId: 1,
+  firstname: 'Ada',
+  lastname: 'Lovelace',
+  email: 'ada@example.com',
+  bc: 'ABC',
+  groups: [],
+  zones: [],
+  days: [],
+  customField: [],
+  image: null,
+  printCount: 1,
+  credit: null,
+  isUnlimited: false,
+  dateCreate: '2026-11-22T08:00:00.000Z',
+  source: 'admin' as const,
+  history: {
+    mail: [
+      {
+        date: '2026-11-22T09:00:00.000Z',
+        status: 'error',
+        fail: 'mailbox full',
+        adminUser: 'Eve',
+        mailTemplate: 'Welcome',
+        note: null,
+      },
+    ],
+    print: [{ date: '2026-11-22T10:00:00.000Z', adminUser: 'Eve' }],
+    entrance: [{ date: '2026-11-22T11:00:00.000Z', type: 1, deviceId: 4 }],
+  },
+};
+
+describe('accreditation list: row history and entrance filter (spec §2)', () => {
+  it('shows the latest mails, prints and passages on focus', async () => {
+    const { user } = renderUi(<RowHistory row={row} />);
+    await user.tab();
+    const tip = await screen.findByRole('tooltip');
+    expect(within(tip).getByText(t('accreditationHistory.mails'))).toBeInTheDocument();
+    expect(within(tip).getByText(/Welcome · .* · mailbox full · Eve/)).toBeInTheDocument();
+    expect(
+      within(tip).getByText(
+        new RegExp(`${t('accreditationHistory.entry')} · ${t('accreditationHistory.device', { id: 4 })}`),
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: t('accreditationHistory.historyOf', { name: 'Ada Lovelace' }) }),
+    ).toBeInTheDocument();
+  });
+
+  it('says so when a person has no history yet', async () => {
+    const { user } = renderUi(<RowHistory row={{ ...row, history: { mail: [], print: [], entrance: [] } }} />);
+    await user.tab();
+    expect(within(await screen.findByRole('tooltip')).getAllByText(t('accreditationHistory.none'))).toHaveLength(3);
+  });
+
+  it('filters "not entered on a day" with today as the default day', async () => {
+    const onApply = vi.fn();
+    const { user } = renderUi(
+      <FilterPanel
+        opened
+        onClose={() => {}}
+        value={EMPTY_FILTER}
+        fields={[]}
+        groups={[]}
+        zones={[]}
+        onApply={onApply}
+        onShowAll={() => {}}
+      />,
+    );
+    await user.click(screen.getByRole('combobox', { name: t('accreditationHistory.entrance') }));
+    await user.click(await screen.findByRole('option', { name: t('accreditationHistory.notEnteredOnDay') }));
+    expect(screen.getByLabelText(t('accreditationHistory.entranceDate'))).toHaveValue(today());
+    await user.click(screen.getByRole('button', { name: t('accreditation.applyFilter') }));
+    expect(onApply).toHaveBeenCalledWith(expect.objectContaining({ entrance: 4, entranceDate: today() }));
+  });
+});
