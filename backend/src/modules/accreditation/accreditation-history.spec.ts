@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
+import { AccreditationMailService } from '../mail/accreditation-mail.service.js';
 import { AccreditationHistoryService, HISTORY_SIZE } from './accreditation-history.service.js';
 import { localDay } from './entrance.entity.js';
+import { PrintLogEntity } from './print-log.entity.js';
 
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
@@ -77,5 +79,36 @@ describe('accreditation list: entrance filters and row history (spec §2 Accredi
     expect(new Date(dates[0]).getTime()).toBeGreaterThan(Date.now() - 60_000);
     const dana = rows.find((r) => r.id === people[3].id)!;
     expect(dana.history).toEqual({ mail: [], print: [], entrance: [] });
+  });
+
+  it('names the template and the admin user of mails and prints, and the state of the mail', async () => {
+    const bob = people[1];
+    const template = (
+      await post('mail-template', {
+        name: 'Welcome',
+        type: 2,
+        subjectFrom: 'Welcome!',
+        html: '<p>Hi {{firstname}}</p>',
+      })
+    ).body.data;
+    const me = (await t.api('GET', '/api/admin/v1/actual', { token: admin })).body.data;
+    await t.app
+      .get(AccreditationMailService)
+      .queueTemplateMail({
+        subjectId: bob.subjectId,
+        accreditationIds: [bob.id],
+        mailTemplateId: template.id,
+        adminUserId: me.id,
+      });
+    await t.ds
+      .getRepository(PrintLogEntity)
+      .save({ subjectId: bob.subjectId, accreditationId: bob.id, adminUserId: me.id, createdAt: new Date() });
+    await t.mails();
+    const rows = (await post('user/filter', { actionId: action.id, filterData: { text: 'bob' } })).body.data;
+    expect(rows[0].history.mail).toEqual([
+      expect.objectContaining({ mailTemplate: 'Welcome', adminUser: me.name, status: 'sent', fail: null }),
+    ]);
+    expect(rows[0].history.print).toEqual([expect.objectContaining({ adminUser: me.name })]);
+    expect(rows[0].history.entrance).toEqual([expect.objectContaining({ type: 1, deviceId: null })]);
   });
 });
