@@ -20,6 +20,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     trustProxy: process.env.TRUST_PROXY === '1' || process.env.TRUST_PROXY === 'true',
     genReqId: () => randomUUID(),
   });
+  // A route may raise its own body limit with @RouteConfig({ bodyLimit }) (the image import's batches).
+  adapter.getInstance().addHook('onRoute', (route) => {
+    const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
+    if (typeof limit === 'number') route.bodyLimit = limit;
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1),
     abortOnError: false,

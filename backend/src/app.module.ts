@@ -19,7 +19,14 @@ import {
   CreditTransactionEntity,
 } from './modules/accreditation/accreditation.entity.js';
 import { AccreditationFilesService } from './modules/accreditation/accreditation-files.service.js';
+import { AccreditationImagesController } from './modules/accreditation/accreditation-images.controller.js';
+import { AccreditationImagesService } from './modules/accreditation/accreditation-images.service.js';
+import { ImageImportEntity } from './modules/accreditation/image-import.entity.js';
+import { GeocodeController } from './modules/geocode/geocode.controller.js';
+import { GeocodeService } from './modules/geocode/geocode.service.js';
 import { AccreditationService } from './modules/accreditation/accreditation.service.js';
+import { PrintController } from './modules/accreditation/print.controller.js';
+import { PrintService } from './modules/accreditation/print.service.js';
 import { EntranceEntity } from './modules/accreditation/entrance.entity.js';
 import { PrintLogEntity } from './modules/accreditation/print-log.entity.js';
 import { AccreditationHistoryService } from './modules/accreditation/accreditation-history.service.js';
@@ -37,6 +44,8 @@ import { ImageEntity } from './modules/image/image.entity.js';
 import { ImageService } from './modules/image/image.service.js';
 import { StorageService } from './modules/storage/storage.service.js';
 import { TemplateController } from './modules/template/template.controller.js';
+import { TemplateEngineController } from './modules/template/template-engine.controller.js';
+import { TemplateEngineService } from './modules/template/template-engine.service.js';
 import { MailTemplateEntity, TemplateEntity } from './modules/template/template.entity.js';
 import { MailTemplateService, TemplateService } from './modules/template/template.service.js';
 import { ZoneController } from './modules/zone/zone.controller.js';
@@ -44,7 +53,20 @@ import { ZoneEntity } from './modules/zone/zone.entity.js';
 import { ZoneService } from './modules/zone/zone.service.js';
 import { MailModule } from './modules/mail/mail.module.js';
 import { AccreditationMailService } from './modules/mail/accreditation-mail.service.js';
+import { MailController } from './modules/mail/mail.controller.js';
+import { DashboardController } from './modules/dashboard/dashboard.controller.js';
+import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { ManageController } from './modules/manage/manage.controller.js';
+import { OnlineController } from './modules/web-channel/online.controller.js';
+import { OnlineService } from './modules/web-channel/online.service.js';
+import { WebChannelController } from './modules/web-channel/web-channel.controller.js';
+import {
+  WebChannelCodeEntity,
+  WebChannelCodeLogEntity,
+  WebChannelEntity,
+  WebChannelUserEntity,
+} from './modules/web-channel/web-channel.entity.js';
+import { WebChannelService } from './modules/web-channel/web-channel.service.js';
 import { ManageService } from './modules/manage/manage.service.js';
 import { OperatorEntity } from './modules/manage/operator.entity.js';
 import { RateLimitEntity } from './modules/rate-limit/rate-limit.entity.js';
@@ -79,8 +101,16 @@ export const CONTROLLERS = [
   GroupsController,
   ZoneController,
   TemplateController,
+  TemplateEngineController,
   ImageController,
   AccreditationController,
+  PrintController,
+  WebChannelController,
+  OnlineController,
+  AccreditationImagesController,
+  GeocodeController,
+  MailController,
+  DashboardController,
 ];
 
 @Module({})
@@ -120,6 +150,11 @@ export class AppModule {
           AccreditationValueEntity,
           CreditTransactionEntity,
           EntranceEntity,
+          WebChannelEntity,
+          WebChannelUserEntity,
+          WebChannelCodeEntity,
+          WebChannelCodeLogEntity,
+          ImageImportEntity,
           PrintLogEntity,
         ]),
         MailModule,
@@ -140,11 +175,18 @@ export class AppModule {
         ZoneService,
         TemplateService,
         MailTemplateService,
+        TemplateEngineService,
+        PrintService,
         ImageService,
         AccreditationService,
         AccreditationFilesService,
+        AccreditationImagesService,
+        GeocodeService,
         AccreditationHistoryService,
         AccreditationMailService,
+        WebChannelService,
+        OnlineService,
+        DashboardService,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: TenantInterceptor },

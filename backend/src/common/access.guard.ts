@@ -59,6 +59,8 @@ export class AccessGuard implements CanActivate {
     req.auth = { kind: 'admin', user, token, rawToken: rawToken!, subjectId };
     if (access.manageuser && !user.manageuser) throw new AppError('FORBIDDEN');
     if (access.right && !hasRight(user, access.right[0], access.right[1])) throw new AppError('FORBIDDEN');
+    if (access.anyRight && !access.anyRight.some(([page, action]) => hasRight(user, page, action)))
+      throw new AppError('FORBIDDEN');
     return true;
   }
 }

@@ -7,7 +7,7 @@ import { SetMetadata } from '@nestjs/common';
  */
 export type Access =
   | { kind: 'public' }
-  | { kind: 'admin'; right?: RightPair; manageuser?: boolean }
+  | { kind: 'admin'; right?: RightPair; anyRight?: RightPair[]; manageuser?: boolean }
   | { kind: 'manage' };
 
 export const ACCESS_KEY = 'accredo:access';
@@ -17,6 +17,9 @@ export const Public = () => SetMetadata(ACCESS_KEY, { kind: 'public' } satisfies
 /** An admin session holding rights[page][action] (superuser and manageuser hold all). */
 export const Right = <P extends RightPair>(...pair: P) =>
   SetMetadata(ACCESS_KEY, { kind: 'admin', right: pair } satisfies Access);
+/** An admin session holding at least one of these rights (spec §6: lists of pairs, any match). */
+export const AnyRight = (...pairs: RightPair[]) =>
+  SetMetadata(ACCESS_KEY, { kind: 'admin', anyRight: pairs } satisfies Access);
 /** Any signed-in admin (logout, session info, the subject list of the switcher). */
 export const AdminSession = () => SetMetadata(ACCESS_KEY, { kind: 'admin' } satisfies Access);
 /** Only holders of manageuser (spec §6: switch subjects, verify manually). */

@@ -24,13 +24,22 @@ const envSchema = z.object({
     .optional()
     .refine((v) => !v || /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://'),
   /** Namespace of the BullMQ keys in Redis (several deployments can share one Redis). */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . - only').default('accredo'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . - only')
+    .default('accredo'),
   PUBLIC_URL: z.string().url().optional(),
   OPERATOR_EMAIL: z.string().email().optional(),
   OPERATOR_PASSWORD: z.string().min(8, 'must have at least 8 characters').optional(),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   WEB_DIST: z.string().optional(),
+  /** a Nominatim-compatible search endpoint for address suggestions; unset = manual entry only */
+  GEOCODING_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^https?:\/\/[^\s]+$/.test(v), 'must be an http:// or https:// address'),
+  GEOCODING_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** scrypt cost as log2(N); lower only in tests. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(4).max(20).default(15),
 });
@@ -53,6 +62,9 @@ export interface AppConfig {
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   webDist: string;
   passwordHashCost: number;
+  /** address suggestions: the search endpoint (null = off) and how long to wait for it */
+  geocodingUrl: string | null;
+  geocodingTimeoutMs: number;
   /** Links in e-mails expire after these many hours. */
   verifyLinkHours: number;
   passwordLinkHours: number;
@@ -87,6 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
     passwordHashCost: e.PASSWORD_HASH_COST,
+    geocodingUrl: e.GEOCODING_URL || null,
+    geocodingTimeoutMs: e.GEOCODING_TIMEOUT_MS,
     verifyLinkHours: 72,
     passwordLinkHours: 24,
     instanceId: randomBytes(4).toString('hex'),

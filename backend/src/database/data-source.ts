@@ -13,12 +13,20 @@ import { Init1763780000000 } from './migrations/1763780000000-init.js';
 import { EventSetup1763790000000 } from './migrations/1763790000000-event-setup.js';
 import { Accreditation1763800000000 } from './migrations/1763800000000-accreditation.js';
 import { AccreditationSearch1763810000000 } from './migrations/1763810000000-accreditation-search.js';
+import { WebChannel1763830000000 } from './migrations/1763830000000-web-channel.js';
+import {
+  WebChannelCodeEntity,
+  WebChannelCodeLogEntity,
+  WebChannelEntity,
+  WebChannelUserEntity,
+} from '../modules/web-channel/web-channel.entity.js';
 import { ImageImport1763845000000 } from './migrations/1763845000000-image-import.js';
 import { Entrance1763850000000 } from './migrations/1763850000000-entrance.js';
 import { PrintLog1763820000000 } from './migrations/1763820000000-print-log.js';
 import { PrintLogEntity } from '../modules/accreditation/print-log.entity.js';
 import { AccreditationSearchIndex1763860000000 } from './migrations/1763860000000-accreditation-search-index.js';
 import { EntranceEntity } from '../modules/accreditation/entrance.entity.js';
+import { ImageImportEntity } from '../modules/accreditation/image-import.entity.js';
 import { MailAccreditation1763840000000 } from './migrations/1763840000000-mail-accreditation.js';
 import {
   AccreditationEntity,
@@ -55,13 +63,19 @@ export const ENTITIES = [
   AccreditationValueEntity,
   CreditTransactionEntity,
   EntranceEntity,
+  ImageImportEntity,
   PrintLogEntity,
+  WebChannelEntity,
+  WebChannelUserEntity,
+  WebChannelCodeEntity,
+  WebChannelCodeLogEntity,
 ];
 export const MIGRATIONS = [
   Init1763780000000,
   EventSetup1763790000000,
   Accreditation1763800000000,
   AccreditationSearch1763810000000,
+  WebChannel1763830000000,
   Entrance1763850000000,
   PrintLog1763820000000,
   AccreditationSearchIndex1763860000000,

@@ -6,12 +6,29 @@ export interface ReceivedMail {
   raw: string;
 }
 
+export interface SmtpOptions {
+  /** answer every message only after this many ms (a slow server) */
+  delayMs?: number;
+  /** refuse a recipient with this message (a 550 answer), e.g. to test retries */
+  rejectRecipient?: (address: string) => string | null;
+}
+
 /** A real SMTP server on a local port for tests: it accepts everything and keeps what it got. */
-export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[]; close(): Promise<void> }> {
+export async function startSmtp(
+  options: SmtpOptions = {},
+): Promise<{ url: string; mails: ReceivedMail[]; close(): Promise<void> }> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    disableReverseLookup: true,
+    onRcptTo(address, _session, callback) {
+      const refusal = options.rejectRecipient?.(address.address) ?? null;
+      if (!refusal) return callback();
+      const err = new Error(refusal) as Error & { responseCode: number };
+      err.responseCode = 550;
+      callback(err);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -21,7 +38,8 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });
-        callback();
+        if (options.delayMs) setTimeout(() => callback(), options.delayMs);
+        else callback();
       });
     },
   });

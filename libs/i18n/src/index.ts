@@ -42,6 +42,14 @@ import web_channel_rules_cs from './locales/web-channel-rules/cs.json' with { ty
 import web_channel_rules_sk from './locales/web-channel-rules/sk.json' with { type: 'json' };
 import web_channel_rules_en from './locales/web-channel-rules/en.json' with { type: 'json' };
 import web_channel_rules_de from './locales/web-channel-rules/de.json' with { type: 'json' };
+import web_channel_cs from './locales/web-channel/cs.json' with { type: 'json' };
+import web_channel_sk from './locales/web-channel/sk.json' with { type: 'json' };
+import web_channel_en from './locales/web-channel/en.json' with { type: 'json' };
+import web_channel_de from './locales/web-channel/de.json' with { type: 'json' };
+import online_cs from './locales/online/cs.json' with { type: 'json' };
+import online_sk from './locales/online/sk.json' with { type: 'json' };
+import online_en from './locales/online/en.json' with { type: 'json' };
+import online_de from './locales/online/de.json' with { type: 'json' };
 import accreditation_history_cs from './locales/accreditation-history/cs.json' with { type: 'json' };
 import accreditation_history_sk from './locales/accreditation-history/sk.json' with { type: 'json' };
 import accreditation_history_en from './locales/accreditation-history/en.json' with { type: 'json' };
@@ -50,6 +58,14 @@ import capture_cs from './locales/capture/cs.json' with { type: 'json' };
 import capture_sk from './locales/capture/sk.json' with { type: 'json' };
 import capture_en from './locales/capture/en.json' with { type: 'json' };
 import capture_de from './locales/capture/de.json' with { type: 'json' };
+import template_engine_cs from './locales/template-engine/cs.json' with { type: 'json' };
+import template_engine_sk from './locales/template-engine/sk.json' with { type: 'json' };
+import template_engine_en from './locales/template-engine/en.json' with { type: 'json' };
+import template_engine_de from './locales/template-engine/de.json' with { type: 'json' };
+import mail_cs from './locales/mail/cs.json' with { type: 'json' };
+import mail_sk from './locales/mail/sk.json' with { type: 'json' };
+import mail_en from './locales/mail/en.json' with { type: 'json' };
+import mail_de from './locales/mail/de.json' with { type: 'json' };
 
 /** One message catalogue per language (spec §1); Czech is the fallback for every missing key. */
 export const LANGUAGES = ['cs', 'sk', 'en', 'de'] as const;
@@ -72,7 +88,11 @@ const AREAS: Record<Language, object[]> = {
     accreditation_import_cs,
     accreditation_history_cs,
     capture_cs,
+    template_engine_cs,
     web_channel_rules_cs,
+    web_channel_cs,
+    online_cs,
+    mail_cs,
   ],
   sk: [
     action_sk,
@@ -86,7 +106,11 @@ const AREAS: Record<Language, object[]> = {
     accreditation_import_sk,
     accreditation_history_sk,
     capture_sk,
+    template_engine_sk,
     web_channel_rules_sk,
+    web_channel_sk,
+    online_sk,
+    mail_sk,
   ],
   en: [
     action_en,
@@ -100,7 +124,11 @@ const AREAS: Record<Language, object[]> = {
     accreditation_import_en,
     accreditation_history_en,
     capture_en,
+    template_engine_en,
     web_channel_rules_en,
+    web_channel_en,
+    online_en,
+    mail_en,
   ],
   de: [
     action_de,
@@ -114,7 +142,11 @@ const AREAS: Record<Language, object[]> = {
     accreditation_import_de,
     accreditation_history_de,
     capture_de,
+    template_engine_de,
     web_channel_rules_de,
+    web_channel_de,
+    online_de,
+    mail_de,
   ],
 };
 

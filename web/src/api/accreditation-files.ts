@@ -108,8 +108,8 @@ function headers(json: boolean): Record<string, string> {
   return result;
 }
 
-/** A call answering a binary file (xlsx): the blob and its content-disposition name, or an ApiError. */
-async function fileCall(
+/** An admin call answering a binary file (xlsx, csv): the blob and its content-disposition name, or an ApiError. */
+export async function fileCall(
   method: 'GET' | 'POST',
   path: string,
   fallback: string,
@@ -184,5 +184,7 @@ export const accreditationFilesApi = {
   template: (actionId: number) => fileCall('GET', `user/import/template/${actionId}`, `import-${actionId}.xlsx`),
   /** POST user/export: the .xlsx of the selection, or with `all` of the whole filter */
   export: (target: BulkTarget) => fileCall('POST', 'user/export', `export-${target.actionId}.xlsx`, target),
+  /** POST user/export/images: a zip of the same selection's photos, named so they re-import */
+  exportImages: (target: BulkTarget) => fileCall('POST', 'user/export/images', `photos-${target.actionId}.zip`, target),
   import: importUsers,
 };

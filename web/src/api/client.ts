@@ -5,13 +5,22 @@ export class ApiError extends Error {
   readonly code: string;
   readonly status: number;
   readonly fields: FieldError[];
+  /** the error's details as the server sent them (e.g. a template error's reason and line) */
+  readonly details: Record<string, unknown>;
 
-  constructor(code: string, status: number, message = code, fields: FieldError[] = []) {
+  constructor(
+    code: string,
+    status: number,
+    message = code,
+    fields: FieldError[] = [],
+    details: Record<string, unknown> = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = status;
     this.fields = fields;
+    this.details = details;
   }
 }
 
@@ -108,7 +117,7 @@ export async function requestEnvelope<T>(
     if (response.status === 401 && auth) config.onUnauthorized();
     if (isErrorBody(payload)) {
       const { code, message, details } = payload.error;
-      throw new ApiError(code, response.status, message, details?.fields ?? []);
+      throw new ApiError(code, response.status, message, details?.fields ?? [], details ?? {});
     }
     throw new ApiError(response.status >= 500 ? 'INTERNAL_ERROR' : 'HTTP_ERROR', response.status);
   }

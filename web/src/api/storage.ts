@@ -2,6 +2,8 @@
 export const STORAGE_KEYS = {
   adminToken: 'accredo.admin.token',
   manageToken: 'accredo.manage.token',
+  /** the online registration token, one per channel: `accredo.online.token.<channelKey>` */
+  onlineToken: 'accredo.online.token',
   currentAction: 'accredo.admin.action',
   userFilter: 'accredo.admin.userFilter',
   language: 'accredo.language',

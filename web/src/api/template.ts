@@ -1,4 +1,4 @@
-import type { mailTemplateSchema, templateSchema } from '@accredo/domain';
+import type { mailTemplateSchema, PreviewType, templateParamsSchema, templateSchema } from '@accredo/domain';
 import type { z } from 'zod';
 import { adminConfig } from './admin';
 import { type Method, request } from './client';
@@ -41,4 +41,28 @@ export const mailTemplateApi = {
   defaultBody: () => call<{ html: string }>('GET', 'mail-template/default'),
   create: (body: MailTemplatePayload) => call<MailTemplateDto>('POST', 'mail-template', body),
   update: (id: number, body: MailTemplatePayload) => call<MailTemplateDto>('PUT', `mail-template/${id}`, body),
+};
+
+/** The values the check and the preview use (plain data; see libs/templates TemplateParams). */
+export type TemplateParamsPayload = z.input<typeof templateParamsSchema>;
+
+export interface TemplateCheckResult {
+  missing: string[];
+  unknown: string[];
+}
+
+export interface TemplatePreviewRequest {
+  data: string;
+  /** left out: the server renders a sample person */
+  params?: TemplateParamsPayload;
+  count?: number;
+  type: PreviewType;
+  pageSize?: TemplatePayload['pageSize'];
+}
+
+/** POST template/validate and the preview call (spec §5 Template preview, §7). */
+export const templateEngineApi = {
+  validate: (data: string, params?: TemplateParamsPayload) =>
+    call<TemplateCheckResult>('POST', 'template/validate', { data, params }),
+  preview: (body: TemplatePreviewRequest) => call<string>('POST', 'template/preview', body),
 };

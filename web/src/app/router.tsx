@@ -14,6 +14,8 @@ import { galleryRoutes } from '../features/gallery/routes';
 import { groupsRoutes } from '../features/groups/routes';
 import { templateRoutes } from '../features/template/routes';
 import { zoneRoutes } from '../features/zone/routes';
+import { webChannelRoutes } from '../features/web-channel/routes';
+import { onlineRoutes } from '../features/online/routes';
 import { customFieldRoutes } from '../features/custom-field/routes';
 import { AdminUserDetailPage } from '../features/admin-user/admin-user-detail-page';
 import { AdminUserListPage } from '../features/admin-user/admin-user-list-page';
@@ -101,7 +103,7 @@ export const adminRoutes: RouteObject[] = [
   placeholder('device/rules/*', 'menu.deviceRules', [['deviceTemplate', 'get']]),
   placeholder('device/report/*', 'menu.deviceReports', [['report', 'getReport']]),
   placeholder('device/*', 'menu.deviceList', [['device', 'getDevice']]),
-  placeholder('web-channel/*', 'menu.webChannels', [['webChannel', 'get']]),
+  ...webChannelRoutes,
   ...templateRoutes,
   { path: '*', element: <NotFoundPage /> },
 ];
@@ -132,6 +134,7 @@ export const manageRoutes: RouteObject[] = [
 ];
 
 export const appRoutes: RouteObject[] = [
+  ...onlineRoutes,
   {
     element: <PublicLayout />,
     errorElement: <RouteError />,

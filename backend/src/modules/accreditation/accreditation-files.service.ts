@@ -4,7 +4,9 @@ import {
   checkFieldValue,
   fieldValueText,
   type ImportRowCode,
+  imageNameKey,
   type importSchema,
+  isImageFileName,
 } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
 import { Injectable } from '@nestjs/common';
@@ -25,9 +27,15 @@ import {
   AccreditationZoneEntity,
   searchText,
 } from './accreditation.entity.js';
+import { AccreditationImagesService } from './accreditation-images.service.js';
 import { type ActionField, AccreditationService } from './accreditation.service.js';
 
 const FIXED = ['firstname', 'lastname', 'email', 'group', 'zones', 'bc'] as const;
+/**
+ * The optional photo column (the photo's file name) comes last, after the user fields, so a sheet
+ * made from an older template (without it) still reads the same.
+ */
+const PHOTO_COLUMN = 'photo';
 const MAX_ERRORS = 500;
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -97,6 +105,7 @@ export class AccreditationFilesService {
     @InjectRepository(AccreditationEntity) repo: Repository<AccreditationEntity>,
     @InjectDataSource() private readonly ds: DataSource,
     private readonly accreditations: AccreditationService,
+    private readonly photos: AccreditationImagesService,
   ) {
     this.actions = new TenantRepository(actions);
     this.groups = new TenantRepository(groups);
@@ -119,6 +128,7 @@ export class AccreditationFilesService {
     ws.addRow([
       ...FIXED.map((c) => translate(language, `accreditationImport.column.${c}`)),
       ...fields.map((f) => f.name),
+      translate(language, `accreditationImport.column.${PHOTO_COLUMN}`),
     ]);
     ws.getRow(1).font = { bold: true };
     ws.columns.forEach((c) => {
@@ -156,6 +166,7 @@ export class AccreditationFilesService {
       groupId: number | null;
       zoneIds: number[];
       bc: string | null;
+      imageName: string | null;
       values: Record<string, unknown>;
       texts: { fieldId: number; value: string }[];
     };
@@ -203,9 +214,15 @@ export class AccreditationFilesService {
               else fail(line, 'ZONE_DOESNT_EXIST_ON_ROW_');
             }
           }
-          if (cells.length > FIXED.length + fields.length && cells.slice(FIXED.length + fields.length).some(Boolean)) {
+          const photoAt = FIXED.length + fields.length;
+          if (cells.length > photoAt + 1 && cells.slice(photoAt + 1).some(Boolean)) {
             fail(line, 'CUSTOM_FIELD_DOESNT_EXIST_ON_ROW_');
           }
+          // A photo name that can never be among the uploaded images (not .png/.jpg/.jpeg/.gif, a
+          // folder in it) is refused now; a good name the image import has not received yet is
+          // not an error: the row waits for its photo (sheet first, images second).
+          const imageName = cells[photoAt] ?? '';
+          if (imageName && !isImageFileName(imageName)) fail(line, 'IMAGE_NAME_NOT_EXIST_ON_ROW_');
           const values: Record<string, unknown> = {};
           const texts: Row['texts'] = [];
           fields.forEach((field, i) => {
@@ -228,6 +245,7 @@ export class AccreditationFilesService {
               groupId: group?.id ?? null,
               zoneIds,
               bc: bc ? bc.toUpperCase() : null,
+              imageName: imageName || null,
               values,
               texts,
             });
@@ -256,6 +274,12 @@ export class AccreditationFilesService {
     }
     if (errors.length) throw new AppError('IMPORT_FAILED', { rows: errors.sort((a, b) => a.row - b.row) });
 
+    // Photos uploaded before the sheet (images first) become the rows' photos in the same transaction.
+    const kept = await this.photos.keptPhotos(
+      action.id,
+      rows.flatMap((r) => (r.imageName ? [imageNameKey(r.imageName)] : [])),
+    );
+
     const now = new Date();
     const subjectId = currentSubjectId();
     await this.ds.transaction(async (m) => {
@@ -282,7 +306,8 @@ export class AccreditationFilesService {
               bc,
               days: [],
               fieldValues: r.values,
-              imageId: null,
+              imageId: r.imageName ? (kept.get(imageNameKey(r.imageName))?.imageId ?? null) : null,
+              imageName: r.imageName,
               printCount: 0,
               credit: null,
               isUnlimited: false,
@@ -305,6 +330,10 @@ export class AccreditationFilesService {
         for (let j = 0; j < valueRows.length; j += 500)
           await m.getRepository(AccreditationValueEntity).insert(valueRows.slice(j, j + 500));
       }
+      await this.photos.consumeKept(
+        m,
+        [...kept.values()].map((k) => k.id),
+      );
     });
     return { imported: rows.length };
   }

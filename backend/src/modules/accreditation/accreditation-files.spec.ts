@@ -64,6 +64,7 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
       'size',
       'vip',
       'note',
+      'Photo (file name)',
     ]);
   });
 

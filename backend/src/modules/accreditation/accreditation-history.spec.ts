@@ -92,14 +92,12 @@ describe('accreditation list: entrance filters and row history (spec §2 Accredi
       })
     ).body.data;
     const me = (await t.api('GET', '/api/admin/v1/actual', { token: admin })).body.data;
-    await t.app
-      .get(AccreditationMailService)
-      .queueTemplateMail({
-        subjectId: bob.subjectId,
-        accreditationIds: [bob.id],
-        mailTemplateId: template.id,
-        adminUserId: me.id,
-      });
+    await t.app.get(AccreditationMailService).queueTemplateMail({
+      subjectId: bob.subjectId,
+      accreditationIds: [bob.id],
+      mailTemplateId: template.id,
+      adminUserId: me.id,
+    });
     await t.ds
       .getRepository(PrintLogEntity)
       .save({ subjectId: bob.subjectId, accreditationId: bob.id, adminUserId: me.id, createdAt: new Date() });

@@ -4,7 +4,8 @@ import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
 /** A person registered for an action (spec §3 Accreditation). */
 @Entity('accreditation')
 @Index('IDX_accreditation_list', ['subjectId', 'actionId', 'id'])
-@Index('IDX_accreditation_email', ['actionId', 'email'])
+/** one e-mail per action (spec §5): two registrations racing with the same address cannot both win */
+@Index('UQ_accreditation_action_email', ['actionId', 'email'], { unique: true })
 @Index('UQ_accreditation_customId', ['actionId', 'customId'], { unique: true })
 @Index('IDX_accreditation_actionId_imageName', ['actionId', 'imageName'])
 @Index('IDX_accreditation_search', ['subjectId', 'actionId', 'search'])

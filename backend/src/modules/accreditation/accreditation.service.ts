@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   type AccreditationFilter,
   type accreditationSchema,
@@ -38,10 +39,32 @@ export interface ActionField {
   id: number;
   name: string;
   label: Record<string, string>;
+  tooltip: Record<string, string>;
   customFieldType: number;
   options: { id: string; value: string }[];
   isMandatory: boolean;
 }
+
+/** How a registration differs from the admin's create (the online registration, spec §7 Online). */
+export interface CreateOptions {
+  /** 'admin' (default) or 'web' (the dashboard's source) */
+  source?: 'admin' | 'web';
+  /**
+   * User fields the registrant does not see (hidden on the channel): their value is this one,
+   * whatever the input says, and they are never required; an unusable default is left empty.
+   */
+  fixedFields?: Map<number, unknown>;
+  /** Runs in the insert's transaction (e.g. counting a code's use); an error rolls the insert back. */
+  inTransaction?: (m: EntityManager, row: AccreditationEntity) => Promise<void>;
+}
+
+/** The unique (actionId, email) index: two creates racing with one address, only one wins. */
+function isEmailConflict(err: unknown): boolean {
+  return /UQ_accreditation_action_email|accreditation\.actionId, accreditation\.email/i.test(
+    String((err as Error)?.message),
+  );
+}
+const emailExists = () => new AppError('EMAIL_EXIST', { fields: [{ path: 'email', key: 'errors.EMAIL_EXIST' }] });
 
 export interface AccreditationDto {
   id: number;
@@ -99,42 +122,57 @@ export class AccreditationService {
 
   // ---- register, edit, read ----
 
-  async create(input: Input): Promise<AccreditationDto> {
+  async create(input: Input, options: CreateOptions = {}): Promise<AccreditationDto> {
     const action = await this.action(input.actionId);
-    const prepared = await this.prepare(action, input, null);
+    const prepared = await this.prepare(action, input, null, options.fixedFields);
     const now = new Date();
     for (let attempt = 0; ; attempt++) {
       try {
-        const saved = await this.ds.transaction(async (m) => {
-          // customId: the order in the action; the unique index settles two creates at once.
-          const max = await m
-            .getRepository(AccreditationEntity)
-            .createQueryBuilder('a')
-            .select('MAX(a.customId)', 'max')
-            .where('a.actionId = :actionId', { actionId: action.id })
-            .getRawOne<{ max: number | null }>();
+        const mariadb = this.ds.options.type === 'mariadb';
+        const work = async (m: EntityManager) => {
+          const repo = m.getRepository(AccreditationEntity);
+          const nextCustomId = async () => {
+            const max = await repo
+              .createQueryBuilder('a')
+              .select('MAX(a.customId)', 'max')
+              .where('a.actionId = :actionId', { actionId: action.id })
+              .getRawOne<{ max: number | null }>();
+            return Math.max(0, Number(max?.max ?? 0)) + 1;
+          };
           const bc = randomCode(16);
-          const row = m.getRepository(AccreditationEntity).create({
+          const row = repo.create({
             ...prepared.row,
             search: searchText({ ...prepared.row, bc }),
             subjectId: currentSubjectId(),
             actionId: action.id,
-            customId: Number(max?.max ?? 0) + 1,
+            // On MariaDB a placeholder first (see below); SQLite runs one transaction at a time.
+            customId: mariadb ? -randomInt(1, 2 ** 31 - 1) : await nextCustomId(),
             bc,
             printCount: 0,
             credit: null,
             isUnlimited: false,
-            source: 'admin',
+            source: options.source ?? 'admin',
             createdAt: now,
             updatedAt: now,
           });
-          const saved = await m.getRepository(AccreditationEntity).save(row);
-          await this.writeLinks(m, saved.id, prepared);
+          const saved = await repo.save(row);
+          await this.writeLinks(m, saved.id, prepared, true);
+          if (options.inTransaction) await options.inTransaction(m, saved);
+          if (mariadb) {
+            // customId is the order in the action: numbered last, under a lock on the action's
+            // row, so concurrent creates hold that lock only for these three statements and the
+            // commit (READ COMMITTED: the MAX sees every number committed before the lock).
+            await m.query('SELECT id FROM action WHERE id = ? FOR UPDATE', [action.id]);
+            saved.customId = await nextCustomId();
+            await repo.update({ id: saved.id }, { customId: saved.customId });
+          }
           return saved;
-        });
+        };
+        const saved = mariadb ? await this.ds.transaction('READ COMMITTED', work) : await this.ds.transaction(work);
         return this.get(action.id, saved.id);
       } catch (err) {
-        if (attempt < 5 && /unique|duplicate/i.test((err as Error).message)) continue;
+        if (isEmailConflict(err)) throw emailExists();
+        if (attempt < 5 && /unique|duplicate|deadlock/i.test((err as Error).message)) continue;
         throw err;
       }
     }
@@ -144,12 +182,16 @@ export class AccreditationService {
     const row = await this.scoped.get(id);
     const action = await this.action(row.actionId);
     const prepared = await this.prepare(action, input, row);
-    await this.ds.transaction(async (m) => {
-      Object.assign(row, prepared.row, { updatedAt: new Date() });
-      row.search = searchText(row);
-      await m.getRepository(AccreditationEntity).save(row);
-      await this.writeLinks(m, id, prepared);
-    });
+    await this.ds
+      .transaction(async (m) => {
+        Object.assign(row, prepared.row, { updatedAt: new Date() });
+        row.search = searchText(row);
+        await m.getRepository(AccreditationEntity).save(row);
+        await this.writeLinks(m, id, prepared);
+      })
+      .catch((err) => {
+        throw isEmailConflict(err) ? emailExists() : err;
+      });
     return this.get(action.id, id);
   }
 
@@ -468,6 +510,7 @@ export class AccreditationService {
               id: f.id,
               name: field.name,
               label: field.label,
+              tooltip: field.tooltip,
               customFieldType: field.customFieldType,
               options: field.options,
               isMandatory: f.isMandatory,
@@ -488,12 +531,15 @@ export class AccreditationService {
       throw AppError.validation([{ path, key: 'basics.invalidValue' }]);
   }
 
-  private async prepare(action: ActionEntity, input: Input, existing: AccreditationEntity | null) {
+  private async prepare(
+    action: ActionEntity,
+    input: Input,
+    existing: AccreditationEntity | null,
+    fixedFields?: Map<number, unknown>,
+  ) {
     const errors: FieldError[] = [];
     const duplicate = await this.scoped.findOne({ actionId: action.id, email: input.email });
-    if (duplicate && duplicate.id !== existing?.id) {
-      throw new AppError('EMAIL_EXIST', { fields: [{ path: 'email', key: 'errors.EMAIL_EXIST' }] });
-    }
+    if (duplicate && duplicate.id !== existing?.id) throw emailExists();
     await this.assertOfAction(this.groups, input.groupIds, action.id, 'groupIds');
     await this.assertOfAction(this.zones, input.zones, action.id, 'zones');
     const allowedDays = new Set(action.days.map((d) => d.id));
@@ -504,6 +550,14 @@ export class AccreditationService {
     const fieldValues: Record<string, unknown> = {};
     const texts: { fieldId: number; value: string }[] = [];
     for (const field of await this.actionFields(action)) {
+      if (fixedFields?.has(field.id)) {
+        const checked = checkFieldValue({ ...field, isMandatory: false }, fixedFields.get(field.id));
+        const value = 'error' in checked ? null : checked.value;
+        fieldValues[field.id] = value;
+        const text = fieldValueText(field, value);
+        if (text) texts.push({ fieldId: field.id, value: text.slice(0, 500) });
+        continue;
+      }
       let raw = given.has(field.id) ? given.get(field.id) : existing?.fieldValues?.[field.id];
       if (field.customFieldType === 9 && typeof raw === 'string' && raw.startsWith('data:')) {
         raw = (
@@ -557,10 +611,14 @@ export class AccreditationService {
     m: EntityManager,
     id: number,
     p: { groupIds: number[]; zoneIds: number[]; texts: { fieldId: number; value: string }[] },
+    fresh = false,
   ) {
-    await m.getRepository(AccreditationGroupEntity).delete({ accreditationId: id });
-    await m.getRepository(AccreditationZoneEntity).delete({ accreditationId: id });
-    await m.getRepository(AccreditationValueEntity).delete({ accreditationId: id });
+    // A row just inserted has no links to replace.
+    if (!fresh) {
+      await m.getRepository(AccreditationGroupEntity).delete({ accreditationId: id });
+      await m.getRepository(AccreditationZoneEntity).delete({ accreditationId: id });
+      await m.getRepository(AccreditationValueEntity).delete({ accreditationId: id });
+    }
     if (p.groupIds.length)
       await m
         .getRepository(AccreditationGroupEntity)

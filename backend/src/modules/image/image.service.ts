@@ -8,7 +8,7 @@ import { AppError } from '../../common/app-error.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { StorageService } from '../storage/storage.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
-import { decodeImage } from './image-data.js';
+import { type DecodedImage, decodeImage } from './image-data.js';
 import { ImageEntity } from './image.entity.js';
 
 export interface ImageDto {
@@ -64,13 +64,17 @@ export class ImageService {
   }
 
   async create(input: z.output<typeof imageCreateSchema>): Promise<ImageDto> {
-    const image = decodeImage(input.baseData, 'baseData');
+    return toImageDto(await this.store(input.name, input.type, decodeImage(input.baseData, 'baseData')));
+  }
+
+  /** Saves an already decoded and checked picture as a new gallery image (the image import's 5 MB photos). */
+  async store(name: string, type: number, image: DecodedImage): Promise<ImageEntity> {
     const fileKey = `${randomUUID()}.${image.ext}`;
     await this.storage.put(await this.storageKey(fileKey), image.data);
     const now = new Date();
     const row = this.scoped.create({
-      name: input.name,
-      type: input.type,
+      name: name.slice(0, 255),
+      type,
       mimeType: image.mimeType,
       size: image.data.length,
       width: image.width,
@@ -80,7 +84,7 @@ export class ImageService {
       createdAt: now,
       updatedAt: now,
     });
-    return toImageDto(await this.scoped.save(row));
+    return this.scoped.save(row);
   }
 
   /** Rename, and with `data` save the edited picture as a new version (new immutable URL). */
@@ -119,7 +123,8 @@ export class ImageService {
     return { stream: this.storage.read(key), mimeType: row.mimeType, size: row.size };
   }
 
-  private async storageKey(fileKey: string, subjectId = currentSubjectId()): Promise<string> {
+  /** Where an image version's bytes are kept in storage. */
+  async storageKey(fileKey: string, subjectId = currentSubjectId()): Promise<string> {
     const subject = await this.subjects.findOneByOrFail({ id: subjectId });
     return `${subject.pathToFiles}/images/${fileKey}`;
   }

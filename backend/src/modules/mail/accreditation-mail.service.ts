@@ -1,10 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import type { MailUserError } from '@accredo/domain';
+import { translate } from '@accredo/i18n';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, In } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { currentSubjectId } from '../../database/tenant.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
-import { ActionEntity } from '../action/action.entity.js';
+import { AdminUserEntity } from '../admin-user/admin-user.entity.js';
 import { MailTemplateEntity } from '../template/template.entity.js';
+import { templateFailure } from '../template/template-engine.service.js';
+import { MailContexts, MailRenderer, type RenderedMail } from './mail-render.js';
+import { MailQueueEntity } from './mail-queue.entity.js';
 import { type MailRequest, MailService } from './mail.service.js';
 
 export interface QueueTemplateMailInput {
@@ -17,66 +24,104 @@ export interface QueueTemplateMailInput {
 
 export interface QueueTemplateMailResult {
   queued: number;
-  errors: { user: number; error: string }[];
+  errors: { user: number; error: MailUserError }[];
 }
 
-const escapeHtml = (v: unknown) =>
-  String(v ?? '').replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
+/** One mail of a person's history (spec §3 Accreditation: mailQueue and mail entries). */
+export interface AccreditationMail {
+  id: number;
+  status: MailQueueEntity['status'];
+  /** when it was queued */
+  date: string;
+  /** when it was sent, or null */
+  dateSend: string | null;
+  /** why the last attempt failed, or null */
+  fail: string | null;
+  attempts: number;
+  adminUser: string | null;
+  mailTemplate: string | null;
+  note: string | null;
+  subject: string;
+}
+
+/** Accreditations read per query (ids in one IN list). */
+const READ_CHUNK = 500;
 
 /**
- * Mails from a mail template to accreditations (spec §3 Mail template, §5 mass mail): each person's
- * mail is rendered and put into the queue of record. Works with an explicit subject, so it runs
- * both in an admin request and after a web registration.
+ * Mails from a mail template to accreditations (spec §3 Mail template, §5 mass mail): each
+ * person's mail is rendered with their own data and put into the queue of record. Everything takes
+ * the subject explicitly, so it runs in an admin request and after a web registration alike.
  */
 @Injectable()
 export class AccreditationMailService {
+  private readonly contexts: MailContexts;
+
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly mail: MailService,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.contexts = new MailContexts(ds, config.publicUrl);
+  }
 
-  async queueTemplateMail(input: QueueTemplateMailInput): Promise<QueueTemplateMailResult> {
+  /** The template compiled once for every person; a broken template is a 400 TEMPLATE_SYNTAX_ERROR. */
+  private renderer(template: MailTemplateEntity): MailRenderer {
+    try {
+      return new MailRenderer(template);
+    } catch (error) {
+      return templateFailure(error);
+    }
+  }
+
+  /** The mail template of this subject; another subject's or a missing one is a 404. */
+  async templateOf(subjectId: number, mailTemplateId: number): Promise<MailTemplateEntity> {
     const template = await this.ds
       .getRepository(MailTemplateEntity)
-      .findOne({ where: { id: input.mailTemplateId, subjectId: input.subjectId } });
+      .findOne({ where: { id: mailTemplateId, subjectId } });
     if (!template) throw AppError.notFound();
+    return template;
+  }
+
+  /**
+   * Renders the template for each person and queues the mails: all of them in one transaction
+   * (inserted in chunks), so a failure leaves none half-queued and a retry sends nobody twice.
+   * A person without an e-mail, or whose mail cannot be rendered, gets a per-person error.
+   */
+  async queueTemplateMail(input: QueueTemplateMailInput): Promise<QueueTemplateMailResult> {
+    const template = await this.templateOf(input.subjectId, input.mailTemplateId);
+    const renderer = this.renderer(template);
     const errors: QueueTemplateMailResult['errors'] = [];
-    let queued = 0;
+    const requests: MailRequest[] = [];
     const ids = [...new Set(input.accreditationIds)];
-    for (let i = 0; i < ids.length; i += 500) {
+    for (let i = 0; i < ids.length; i += READ_CHUNK) {
+      const chunk = ids.slice(i, i + READ_CHUNK);
       const rows = await this.ds
         .getRepository(AccreditationEntity)
-        .find({ where: { subjectId: input.subjectId, id: In(ids.slice(i, i + 500)) }, order: { id: 'ASC' } });
-      const actions = new Map(
-        (
-          await this.ds.getRepository(ActionEntity).find({
-            where: { subjectId: input.subjectId, id: In([...new Set(rows.map((r) => r.actionId))]) },
-          })
-        ).map((a) => [a.id, a]),
-      );
-      const requests: MailRequest[] = [];
-      for (const row of rows) {
-        if (!row.email) {
-          errors.push({ user: row.id, error: 'no e-mail' });
+        .find({ where: { subjectId: input.subjectId, id: In(chunk) }, order: { id: 'ASC' } });
+      const found = new Set(rows.map((r) => r.id));
+      for (const id of chunk) if (!found.has(id)) errors.push({ user: id, error: 'NOT_FOUND' });
+      const withEmail = rows.filter((r) => {
+        if (r.email?.trim()) return true;
+        errors.push({ user: r.id, error: 'NO_EMAIL' });
+        return false;
+      });
+      const contexts = await this.contexts.forAccreditations(input.subjectId, withEmail);
+      for (const [n, row] of withEmail.entries()) {
+        // Drawing a code takes a few ms: let other requests of this instance in between.
+        if (n % 25 === 24) await new Promise((resolve) => setImmediate(resolve));
+        let rendered: RenderedMail;
+        try {
+          rendered = renderer.render(contexts.get(row.id) ?? {});
+        } catch {
+          // this person's values cannot be rendered (e.g. a code that cannot be drawn)
+          errors.push({ user: row.id, error: 'RENDER_FAILED' });
           continue;
         }
-        const action = actions.get(row.actionId);
-        const values: Record<string, unknown> = {
-          firstname: row.firstname,
-          lastname: row.lastname,
-          email: row.email,
-          bc: row.bc,
-          actionName: action ? (Object.values(action.name ?? {})[0] ?? '') : '',
-        };
-        const html = template.html.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => escapeHtml(values[k]));
         requests.push({
-          to: row.email,
-          subject: template.subjectFrom,
-          text: html.replace(/<[^>]+>/g, ''),
-          html,
+          to: row.email.trim(),
+          subject: rendered.subject,
+          text: rendered.text,
+          html: rendered.html,
           subjectId: input.subjectId,
           adminUserId: input.adminUserId,
           mailTemplateId: template.id,
@@ -87,8 +132,75 @@ export class AccreditationMailService {
           attachCode: template.withAccreditation ? row.bc : null,
         });
       }
-      queued += await this.mail.enqueueMany(requests);
     }
+    const queued = await this.mail.enqueueMany(requests);
+    errors.sort((a, b) => a.user - b.user);
     return { queued, errors };
+  }
+
+  /** The test of a template: rendered with sample data (in the admin's language) and queued. */
+  async queueTestMail(input: {
+    subjectId: number;
+    mailTemplateId: number;
+    email: string;
+    adminUserId: number;
+    language: string;
+  }): Promise<{ queued: number; email: string }> {
+    const template = await this.templateOf(input.subjectId, input.mailTemplateId);
+    const context = this.contexts.sample(template.html, input.language);
+    let rendered: RenderedMail;
+    try {
+      rendered = this.renderer(template).render(context);
+    } catch (error) {
+      return templateFailure(error);
+    }
+    await this.mail.enqueue({
+      to: input.email,
+      subject: `${translate(input.language, 'mail.test.subjectPrefix')} ${rendered.subject}`,
+      text: rendered.text,
+      html: rendered.html,
+      subjectId: input.subjectId,
+      adminUserId: input.adminUserId,
+      mailTemplateId: template.id,
+      note: translate(input.language, 'mail.test.note'),
+      cc: [],
+      attachCode: template.withAccreditation ? String(context.bc ?? '') || null : null,
+    });
+    return { queued: 1, email: input.email };
+  }
+
+  /**
+   * The latest mails of a person, newest first (spec §3 Accreditation: mailQueue and mail
+   * entries: date, dateSend, fail, adminUser, mailTemplate, note). Runs in a tenant request.
+   * (The list page reads the same for a whole page through AccreditationHistoryService.)
+   */
+  async latestMails(accreditationId: number, limit = 5): Promise<AccreditationMail[]> {
+    const rows = await this.ds
+      .getRepository(MailQueueEntity)
+      .createQueryBuilder('q')
+      .leftJoin(AdminUserEntity, 'u', 'u.id = q.adminUserId')
+      .leftJoin(MailTemplateEntity, 'm', 'm.id = q.mailTemplateId')
+      .select(['q.id', 'q.status', 'q.createdAt', 'q.sentAt', 'q.failReason', 'q.attempts', 'q.note', 'q.subject'])
+      .addSelect('u.name', 'adminUser')
+      .addSelect('m.name', 'mailTemplate')
+      .where('q.subjectId = :subjectId AND q.accreditationId = :accreditationId', {
+        subjectId: currentSubjectId(),
+        accreditationId,
+      })
+      .orderBy('q.id', 'DESC')
+      .limit(Math.min(Math.max(1, Math.floor(limit)), 100))
+      .getRawAndEntities();
+    return rows.entities.map((r, i) => ({
+      id: r.id,
+      status: r.status,
+      date: r.createdAt.toISOString(),
+      dateSend: r.sentAt ? r.sentAt.toISOString() : null,
+      fail: r.failReason,
+      attempts: r.attempts,
+      adminUser: (rows.raw[i]?.adminUser as string | null) ?? null,
+      mailTemplate: (rows.raw[i]?.mailTemplate as string | null) ?? null,
+      note: r.note,
+      subject: r.subject,
+    }));
   }
 }

@@ -1,6 +1,21 @@
-/** The person's code as inline images of a mail (withAccreditation): filled in with the engine's barcode. */
+import bwipjs from 'bwip-js/node';
+import { CODE_CID } from './mail-render.js';
+
+/**
+ * The person's code as the inline image of a mail with the accreditation (withAccreditation):
+ * the QR code of the engine's `{{bc}}` (same library and symbology, with the same white quiet zone),
+ * drawn as PNG because mail clients do not show SVG. Drawn at send time from the code on the
+ * queue row, so the queue stores no images.
+ */
 export async function codeImages(
-  _code: string,
-): Promise<{ filename: string; content: Buffer; contentType: string; cid?: string }[]> {
-  return [];
+  code: string,
+): Promise<{ filename: string; content: Buffer; contentType: string; cid: string }[]> {
+  const content = await bwipjs.toBuffer({
+    bcid: 'qrcode',
+    text: code,
+    scale: 6,
+    padding: 8,
+    backgroundcolor: 'FFFFFF',
+  });
+  return [{ filename: `${code}.png`, content, contentType: 'image/png', cid: CODE_CID }];
 }

@@ -30,7 +30,9 @@ export class MailTransport {
     smtpUrl: string | undefined,
     private readonly outboxDir: string,
   ) {
-    if (smtpUrl) this.smtp = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
+    // A pool: a mass mail reuses a few connections instead of opening one per mail.
+    if (smtpUrl)
+      this.smtp = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 4, ...SMTP_TIMEOUTS });
     else this.files = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
 

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type Job, Queue, Worker } from 'bullmq';
 import { In, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
@@ -32,8 +38,8 @@ const CLAIM_TIMEOUT_MS = 5 * 60_000;
 const POLL_MS = 5_000;
 /** Rows per INSERT of a mass mail (a few hundred keeps every statement small on both databases). */
 const INSERT_CHUNK = 200;
-/** Mails one instance sends at once in BullMQ mode. */
-const BULL_CONCURRENCY = 4;
+/** Mails one instance sends at once (the SMTP pool has as many connections). */
+const CONCURRENCY = 4;
 export const INTERRUPTED_REASON =
   'Sending was interrupted (the server stopped during the send); not retried so that nobody gets the mail twice';
 
@@ -51,7 +57,7 @@ type MailJob = { name: 'send'; data: { id: number } } | { name: 'drain'; data: R
  * the record, so losing Redis loses nothing either.
  */
 @Injectable()
-export class MailService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MailService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('MailQueue');
   private readonly transport: MailTransport;
   private timer?: NodeJS.Timeout;
@@ -132,11 +138,11 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
     this.poll();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database closes: the mail being sent is finished and recorded, the rest stays waiting. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await Promise.allSettled([...this.pending]);
-    // The worker finishes the mail it is sending; the rest stays waiting for the next start.
     await this.bullWorker?.close();
     await this.bullQueue?.close();
     await this.running;
@@ -149,14 +155,14 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
     const options = { prefix: this.config.redisPrefix };
     this.bullQueue = new Queue('mail', {
       ...options,
-      connection: { url, maxRetriesPerRequest: 3, enableOfflineQueue: false },
+      connection: { url, maxRetriesPerRequest: 3 },
       defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
     });
     this.bullQueue.on('error', (err) => this.logger.warn(`Redis (mail queue): ${err.message}`));
     this.bullWorker = new Worker('mail', (job: Job) => this.process(job as unknown as MailJob), {
       ...options,
       connection: { url, maxRetriesPerRequest: null },
-      concurrency: BULL_CONCURRENCY,
+      concurrency: CONCURRENCY,
     });
     this.bullWorker.on('error', (err) => this.logger.warn(`Redis (mail worker): ${err.message}`));
     this.logger.log(`Mail jobs go through BullMQ (queue "mail", prefix "${this.config.redisPrefix}")`);
@@ -196,7 +202,10 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
   /** The poll: a 'drain' job (one at a time across instances) or the in-process worker. */
   private poll(): void {
     if (this.stopped) return;
-    if (!this.bullQueue) return this.wake();
+    if (!this.bullQueue) {
+      this.wake();
+      return;
+    }
     const work = this.bullQueue
       .add('drain', {}, { jobId: 'drain' })
       .catch((err) => this.logger.warn(`Redis (mail poll): ${err.message}`))
@@ -222,7 +231,7 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
       });
   }
 
-  /** Runs the worker here until nothing is due (tests and the admin's "send now" await it). */
+  /** Runs the worker here until nothing is due (the tests await it). */
   async flush(): Promise<void> {
     this.wake();
     for (;;) {
@@ -249,7 +258,12 @@ export class MailService implements OnApplicationBootstrap, OnApplicationShutdow
         take: 20,
       });
       if (!due.length) return;
-      for (const mail of due) await this.sendOne(mail);
+      // A few lanes at once; each mail is still claimed on its own.
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async (_, lane) => {
+          for (let i = lane; i < due.length; i += CONCURRENCY) await this.sendOne(due[i]);
+        }),
+      );
     }
   }
 

@@ -15,6 +15,7 @@ import { ClientIp, CurrentOperator, type ManageAuth } from '../../common/request
 import { IdParam, ValidBody } from '../../common/zod.js';
 import { AdminUserService } from '../admin-user/admin-user.service.js';
 import { SubjectService } from '../subject/subject.service.js';
+import { WebChannelService } from '../web-channel/web-channel.service.js';
 import { ManageService } from './manage.service.js';
 
 /** The manage module of the provider's operators (spec §7 Manage), header authorization-manage. */
@@ -25,6 +26,7 @@ export class ManageController {
     private readonly manage: ManageService,
     private readonly subjects: SubjectService,
     private readonly adminUsers: AdminUserService,
+    private readonly channels: WebChannelService,
   ) {}
 
   @Post('login')
@@ -73,12 +75,12 @@ export class ManageController {
     return this.subjects.update(id, body);
   }
 
-  /** The subject's web channels; channels themselves arrive with the web-channel module. */
+  /** The subject's web channels with their public links (spec §2 Manage: subject screen). */
   @Get('web-channel/:subjectId')
   @OperatorSession()
   async webChannels(@IdParam('subjectId') subjectId: number): Promise<WebChannelSummary[]> {
     await this.subjects.get(subjectId);
-    return [];
+    return this.channels.manageList(subjectId);
   }
 
   @Get('admin-user')

@@ -1,10 +1,14 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { DateColumn } from '../../database/columns.js';
 
-export type TokenKind = 'admin' | 'manage';
+/**
+ * Online tokens (web channels) name what authorized the visitor: the channel (password), a channel
+ * user (login) or an external code; the principal is the channel, user or code id.
+ */
+export type TokenKind = 'admin' | 'manage' | 'online-pass' | 'online-user' | 'online-code';
 
 /**
- * One table for every kind of session (admin, manage; online channels later). Only the SHA-256 of
+ * One table for every kind of session (admin, manage, online channels). Only the SHA-256 of
  * a token is stored, so a copy of the database signs nobody in.
  */
 @Entity('session_token')

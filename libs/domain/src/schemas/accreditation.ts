@@ -74,13 +74,13 @@ export const accreditationListSchema = z.object({
 });
 
 /** A bulk change works on the chosen ids, or with `all` on every row of the filter (spec §7). */
-const bulkBase = {
+export const bulkBase = {
   actionId: id(),
   userId: z.array(z.coerce.number().int().positive()).max(100_000).default([]),
   all: booleanSchema(false),
   filterData: accreditationFilterSchema.prefault({}),
 };
-const notEmptySelection = (v: { all: boolean; userId: number[] }) => v.all || v.userId.length > 0;
+export const notEmptySelection = (v: { all: boolean; userId: number[] }) => v.all || v.userId.length > 0;
 export const bulkAssignGroupsSchema = z
   .object({
     ...bulkBase,
@@ -146,6 +146,7 @@ export const IMPORT_ROW_CODES = [
   'INVALID_CUSTOM_FIELD_VALUE_ON_ROW_',
   'CUSTOM_FIELD_MANDATORY_ON_ROW_',
   'CUSTOM_FIELD_DOESNT_EXIST_ON_ROW_',
+  'IMAGE_NAME_NOT_EXIST_ON_ROW_',
   'BC_EXIST_',
 ] as const;
 export type ImportRowCode = (typeof IMPORT_ROW_CODES)[number];

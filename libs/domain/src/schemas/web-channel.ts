@@ -148,7 +148,7 @@ export const webChannelSchema = z
       .union([z.literal(1), z.literal(2), z.literal(3), z.null()], { error: REQUIRED })
       .optional()
       .transform((v) => v ?? null),
-    authorizationText: optionalMultiText(20_000),
+    authorizationText: optionalMultiText(5000),
     /** write-only; blank keeps the stored one */
     password: z.string().max(200, { error: 'basics.tooLong' }).nullish(),
     /** the uses a code gets when added without a count (CSV lines with a code only) */
@@ -308,8 +308,6 @@ export interface WebChannelListItem {
   withAuthorization: boolean;
   /** null without authorization */
   authorizationType: AuthorizationType | null;
-  /** accreditations registered through the channel */
-  registrations: number;
 }
 
 /**
@@ -324,6 +322,38 @@ export function webChannelState(
   if (c.dateFrom && now < c.dateFrom) return 'notActiveYet';
   if (c.dateTo && now > c.dateTo) return 'closed';
   return 'open';
+}
+
+const clocks = new Map<string, Intl.DateTimeFormat | null>();
+/** One formatter per time zone: building one costs far more than using it. */
+function clockOf(timeZone: string): Intl.DateTimeFormat | null {
+  if (!clocks.has(timeZone)) {
+    let format: Intl.DateTimeFormat | null = null;
+    try {
+      format = new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      });
+    } catch {
+      format = null;
+    }
+    clocks.set(timeZone, format);
+  }
+  return clocks.get(timeZone) ?? null;
+}
+
+/** The wall clock of a time zone as YYYY-MM-DDTHH:mm (channel dates are the venue's wall clock). */
+export function wallClock(timeZone: string, at: Date = new Date()): string {
+  const format = clockOf(timeZone);
+  if (!format) return at.toISOString().slice(0, 16);
+  const parts = format.formatToParts(at);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
 }
 
 /** The online error code of each closed state (spec §8 Online). */
@@ -445,7 +475,7 @@ export const onlineRegistrationSchema = z.object({
   parkingItems: z.array(z.unknown()).max(200).default([]),
   /** ticked checking attributes by their id (spec §5 ca-{id}) */
   checkingAttributes: z.record(z.string(), z.boolean()).default({}),
-  /** the form's language (for texts of the confirmation mail) */
+  /** the form's language; accepted, not stored (mail templates have one text) */
   language: z.enum(['cs', 'sk', 'en', 'de']).optional(),
 });
 export type OnlineRegistrationInput = z.input<typeof onlineRegistrationSchema>;

@@ -1,11 +1,12 @@
 import { hasRight } from '@accredo/domain';
-import { Alert, Text, Title } from '@mantine/core';
+import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../../api/admin';
 import { useAdminSession } from '../../app/admin-session';
+import { DashboardTiles } from './dashboard-tiles';
 
-/** `/` (spec §2 Dashboard): the welcome for now; without the right, the no-rights view. */
+/** `/` (spec §2 Dashboard): the welcome and the count tiles; without the right, the no-rights view. */
 export function DashboardPage() {
   const { t } = useTranslation();
   const session = useAdminSession();
@@ -20,7 +21,10 @@ export function DashboardPage() {
         {t('dashboard.title')}
       </Title>
       {allowed ? (
-        <Text size="lg">{t('dashboard.welcome', { name: name || session.subject.name })}</Text>
+        <Stack gap="lg">
+          <Text size="lg">{t('dashboard.welcome', { name: name || session.subject.name })}</Text>
+          <DashboardTiles />
+        </Stack>
       ) : (
         <Alert color="yellow" role="status">
           {t('dashboard.noRights')}

@@ -1,10 +1,13 @@
-import { isLanguage, LANGUAGES } from '@accredo/i18n';
+import { isLanguage, type Language, LANGUAGES } from '@accredo/i18n';
 import { Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { applyLanguage } from '../../app/i18n';
 
-/** The language Select (spec §1): offered only where multi-language applies. */
-export function LanguageSwitcher() {
+/**
+ * The language Select (spec §1): offered only where multi-language applies. `languages` narrows
+ * the choice (an online channel offers its own languages).
+ */
+export function LanguageSwitcher({ languages = LANGUAGES }: { languages?: readonly Language[] }) {
   const { t, i18n } = useTranslation();
   return (
     <Select
@@ -13,7 +16,7 @@ export function LanguageSwitcher() {
       w={130}
       allowDeselect={false}
       // Each language in its own name, so a reader finds theirs whatever is shown now.
-      data={LANGUAGES.map((lang) => ({ value: lang, label: t(`lang.${lang}`, { lng: lang }) }))}
+      data={languages.map((lang) => ({ value: lang, label: t(`lang.${lang}`, { lng: lang }) }))}
       value={i18n.language}
       onChange={(value) => {
         if (isLanguage(value)) applyLanguage(value);

@@ -38,6 +38,7 @@ describe('manage module', () => {
       'GET web-channel/7': [
         { id: 1, name: 'Public', channelKey: 'pub', authorizationType: 1 },
         { id: 2, name: 'Staff', channelKey: 'staff', authorizationType: null },
+        { id: 3, name: 'Codes', channelKey: 'codes', authorizationType: 3 },
       ],
     });
     const { user } = renderRoutes(appRoutes, ['/manage/subject/detail/7']);
@@ -46,16 +47,25 @@ describe('manage module', () => {
     expect(screen.getByRole('checkbox', { name: t('subject.extensionMeal') })).toBeChecked();
     await user.click(screen.getByRole('tab', { name: t('manage.tabWebChannels') }));
     const row = await screen.findByRole('row', { name: /Public/ });
-    expect(within(row).getByText(t('manage.authPassword'))).toBeInTheDocument();
-    expect(within(row).getByRole('link', { name: new RegExp(t('manage.openLink')) })).toHaveAttribute(
+    expect(within(row).getByText(t('webChannel.authPassword'))).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: `${t('webChannel.openLink')}: pub` })).toHaveAttribute(
       'href',
       '/app/online/pub',
     );
+    expect(within(row).getByRole('button', { name: `${t('webChannel.copyLink')}: pub` })).toBeInTheDocument();
     expect(within(screen.getByRole('row', { name: /Staff/ })).getByText(t('basics.dash'))).toBeInTheDocument();
+    expect(within(screen.getByRole('row', { name: /Codes/ })).getByText(t('webChannel.authCode'))).toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledWith(
       '/api/manage/v1/subject/7',
       expect.objectContaining({ headers: expect.objectContaining({ 'authorization-manage': 'm-tok' }) }),
     );
+  });
+
+  it('says so when the subject has no web channels', async () => {
+    mockManageApi({ 'POST authorize': operator, 'GET subject/7': subject, 'GET web-channel/7': [] });
+    const { user } = renderRoutes(appRoutes, ['/manage/subject/detail/7']);
+    await user.click(await screen.findByRole('tab', { name: t('manage.tabWebChannels') }));
+    expect(await screen.findByText(t('basics.noData'))).toBeInTheDocument();
   });
 
   it('creates an admin user with superuser on by default', async () => {

@@ -13,6 +13,8 @@ import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
 import { MAIL_TEMPLATES_KEY, TEMPLATES_KEY } from './template-list-page';
+import { TemplatePreviewTools } from './template-preview';
+import { TestMailButton } from './test-mail-modal';
 
 export interface MailTemplateFormValues {
   name: string;
@@ -92,7 +94,9 @@ function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; s
 
   return (
     <FormShell form={form} onSave={save} saveErrorKey="mailTemplate.saveError">
-      <PageHeader title={mail ? `${t('mailTemplate.detail')}: ${mail.name}` : t('mailTemplate.create')} />
+      <PageHeader title={mail ? `${t('mailTemplate.detail')}: ${mail.name}` : t('mailTemplate.create')}>
+        {mail && <TestMailButton mailTemplateId={mail.id} />}
+      </PageHeader>
       <Stack gap="sm" maw={860}>
         <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
         <Controller
@@ -204,6 +208,7 @@ function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; s
           {...form.register('html')}
           error={fieldError('html')}
         />
+        <TemplatePreviewTools type="mail" getHtml={() => form.getValues('html')} />
       </Stack>
     </FormShell>
   );

@@ -1,7 +1,7 @@
 import { ActionIcon, Code, CopyButton, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { DAYS_LOOP_EXAMPLE, NOCHECK_EXAMPLE, TEMPLATE_PLACEHOLDERS } from './template-constants';
+import { DAYS_LOOP_EXAMPLE, NOCHECK_EXAMPLE, PLACEHOLDERS } from '@accredo/templates/catalogue';
 
 function CopyCode({ code }: { code: string }) {
   const { t } = useTranslation();
@@ -24,7 +24,10 @@ function CopyCode({ code }: { code: string }) {
   );
 }
 
-/** The placeholder help of the template form (spec §2 Other forms, §3 Accreditation template). */
+/**
+ * The placeholder help of the template form (spec §2 Other forms, §3 Accreditation template): the
+ * engine's own catalogue, so the help lists exactly what the check and the rendering know.
+ */
 export function PlaceholderHelp() {
   const { t } = useTranslation();
   return (
@@ -37,7 +40,7 @@ export function PlaceholderHelp() {
       </Text>
       <Table verticalSpacing={4} fz="sm">
         <Table.Tbody>
-          {TEMPLATE_PLACEHOLDERS.map((p) => (
+          {PLACEHOLDERS.map((p) => (
             <Table.Tr key={p.code}>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 <Group gap={4} wrap="nowrap">

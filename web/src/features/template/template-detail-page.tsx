@@ -13,6 +13,7 @@ import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
 import { PlaceholderHelp } from './placeholder-help';
 import { type PageSize, pageSizeData } from './template-constants';
+import { TemplatePreviewTools } from './template-preview';
 import { TEMPLATES_KEY } from './template-list-page';
 
 export interface TemplateFormValues {
@@ -105,6 +106,11 @@ function TemplateForm({ template }: { template?: TemplateDto }) {
               styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
               {...form.register('htmlData')}
               error={fieldError('htmlData')}
+            />
+            <TemplatePreviewTools
+              type="html"
+              getHtml={() => form.getValues('htmlData')}
+              pageSize={form.watch('pageSize')}
             />
           </Stack>
         </Grid.Col>

@@ -15,10 +15,12 @@ import {
 } from '../../../api/accreditation';
 import { ApiError, isApiError } from '../../../api/client';
 import { CUSTOM_FIELD_LIST_KEY, customFieldApi } from '../../../api/custom-field';
+import { adminGeocoder } from '../../../api/geocode';
 import { groupsApi } from '../../../api/groups';
 import { zoneApi } from '../../../api/zone';
 import { useAdminSession } from '../../../app/admin-session';
 import { notifyError, notifySuccess } from '../../../app/notify';
+import { GeocoderProvider } from '../../../components/address-input';
 import { FormShell, type SaveResult, useFieldError } from '../../../components/form';
 import { LoadingState } from '../../../components/loading-state';
 import { PageHeader } from '../../../components/page-header';
@@ -82,13 +84,15 @@ export function AccreditationEditor({
     );
   if (!action.data || definitions.isPending) return <LoadingState />;
   return (
-    <AccreditationForm
-      key={accreditation ? `${accreditation.id}` : 'create'}
-      action={action.data}
-      definitions={definitions.data ?? []}
-      accreditation={accreditation}
-      mode={mode}
-    />
+    <GeocoderProvider geocoder={adminGeocoder}>
+      <AccreditationForm
+        key={accreditation ? `${accreditation.id}` : 'create'}
+        action={action.data}
+        definitions={definitions.data ?? []}
+        accreditation={accreditation}
+        mode={mode}
+      />
+    </GeocoderProvider>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Switch, TextInput } from '@mantine/core';
 import { IconBarcode } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -7,17 +7,21 @@ import { useNavigate, useParams } from 'react-router';
 import { accreditationApi, accreditationByBcKey } from '../../../api/accreditation';
 import { ApiError } from '../../../api/client';
 import { notifyError } from '../../../app/notify';
+import { CAMERA_STORAGE } from '../../../components/camera';
 import { LoadingState } from '../../../components/loading-state';
 import { PageHeader } from '../../../components/page-header';
+import { readStorage, writeStorage } from '../../../api/storage';
 import { AccreditationEditor } from './accreditation-form';
+import { CameraScanner } from './camera-scanner';
 
 const isNotFound = (error: unknown) =>
   error instanceof ApiError && (error.code === 'BC_NOT_EXIST' || error.status === 404);
 
 /**
- * `/accreditation/check` (spec §2, §8 Barcode): a code typed or read by a keyboard-wedge scanner
- * (which types the code and Enter). Found → `/accreditation/check/{bc}`; not found → a message,
- * and the input is ready for the next code. Camera scanning is not available in this build.
+ * `/accreditation/check` (spec §2, §8 Barcode): a code typed, read by a keyboard-wedge scanner
+ * (which types the code and Enter) or read by the webcam (the 'camera' switch, remembered as
+ * spec §3's 'camera enabled'). Every code goes the same way: found → `/accreditation/check/{bc}`;
+ * not found → a message, and the page is ready for the next code.
  */
 export function AccreditationCheckPage() {
   const { t } = useTranslation();
@@ -28,9 +32,16 @@ export function AccreditationCheckPage() {
   const [busy, setBusy] = useState(false);
   const [notFound, setNotFound] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
+  const [camera, setCamera] = useState(() => readStorage(CAMERA_STORAGE.scanEnabled) === '1');
 
-  const submit = async () => {
-    const bc = code.trim();
+  const toggleCamera = (on: boolean) => {
+    setCamera(on);
+    writeStorage(CAMERA_STORAGE.scanEnabled, on ? '1' : null);
+    input.current?.focus();
+  };
+
+  const submit = async (value: string) => {
+    const bc = value.trim();
     if (!bc || busy) return;
     setBusy(true);
     setNotFound(null);
@@ -59,7 +70,7 @@ export function AccreditationCheckPage() {
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            void submit();
+            void submit(code);
           }}
         >
           <Group align="flex-end" gap="sm">
@@ -91,9 +102,16 @@ export function AccreditationCheckPage() {
           {t('accreditationDetail.checkError')}
         </Alert>
       )}
-      <Text size="xs" c="dimmed">
-        {t('accreditationDetail.cameraUnavailable')}
-      </Text>
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <Switch
+            label={t('scanner.camera')}
+            checked={camera}
+            onChange={(event) => toggleCamera(event.currentTarget.checked)}
+          />
+          {camera && <CameraScanner paused={busy} onCode={(read) => void submit(read)} />}
+        </Stack>
+      </Paper>
     </Stack>
   );
 }

@@ -1,25 +1,19 @@
 import type { AddressValue } from '@accredo/domain';
-import {
-  Checkbox,
-  FileInput,
-  Fieldset,
-  Image,
-  Input,
-  MultiSelect,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  TextInput,
-} from '@mantine/core';
+import { Checkbox, FileInput, Image, MultiSelect, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { type Control, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { AddressInput } from '../../../components/address-input';
 import { checkImageFile, readAsDataUrl } from '../../gallery/gallery-constants';
-import { type AccreditationFormValues, emptyAddress, FIELD_TYPE, type FieldDef } from './form-values';
+import { FIELD_TYPE, type FieldDef } from './form-values';
+
+/** A form holding user-field values by field id (the accreditation form, the online registration form). */
+export interface CustomFieldFormValues {
+  customField: Record<string, unknown>;
+}
 
 export interface CustomFieldInputProps {
   field: FieldDef;
-  control: Control<AccreditationFormValues, unknown, unknown>;
+  control: Control<CustomFieldFormValues, unknown, unknown>;
   /** the translated error of a path, e.g. `customField.12` */
   error: (path: string) => string | undefined;
   setError: (key: string | null) => void;
@@ -73,42 +67,19 @@ export function CustomFieldInput({ field, control, error, setError }: CustomFiel
           onChange={(value) => input.onChange(value ?? null)}
         />
       );
-    case FIELD_TYPE.ADDRESS: {
-      const address = { ...emptyAddress(), ...((input.value as Partial<AddressValue> | null) ?? {}) };
-      const set = (part: 'street' | 'city' | 'zip', value: string) => input.onChange({ ...address, [part]: value });
+    case FIELD_TYPE.ADDRESS:
       return (
-        <Fieldset legend={field.mandatory ? `${field.label} *` : field.label} variant="unstyled">
-          <Stack gap={4}>
-            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
-              <TextInput
-                label={`${field.label}: ${t('accreditationDetail.street')}`}
-                ref={input.ref}
-                value={address.street}
-                onChange={(e) => set('street', e.currentTarget.value)}
-                onBlur={input.onBlur}
-                error={Boolean(common.error)}
-              />
-              <TextInput
-                label={`${field.label}: ${t('accreditationDetail.city')}`}
-                value={address.city}
-                onChange={(e) => set('city', e.currentTarget.value)}
-                onBlur={input.onBlur}
-                error={Boolean(common.error)}
-              />
-              <TextInput
-                label={`${field.label}: ${t('accreditationDetail.zip')}`}
-                value={address.zip}
-                onChange={(e) => set('zip', e.currentTarget.value)}
-                onBlur={input.onBlur}
-                error={Boolean(common.error)}
-              />
-            </SimpleGrid>
-            {common.description && <Input.Description>{common.description}</Input.Description>}
-            {common.error && <Input.Error>{common.error}</Input.Error>}
-          </Stack>
-        </Fieldset>
+        <AddressInput
+          label={field.label}
+          description={common.description}
+          required={field.mandatory}
+          error={common.error}
+          value={input.value as Partial<AddressValue> | null}
+          onChange={(value) => input.onChange(value)}
+          onBlur={input.onBlur}
+          inputRef={input.ref}
+        />
       );
-    }
     case FIELD_TYPE.BOOL:
       return (
         <Checkbox

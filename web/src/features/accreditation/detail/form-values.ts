@@ -103,6 +103,11 @@ function initialValue(field: FieldDef, useDefault: boolean): unknown {
   }
 }
 
+/** The user-field values of a new form (the fields' defaults), by field id. */
+export function initialFieldValues(fields: FieldDef[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((field) => [String(field.id), initialValue(field, true)]));
+}
+
 /** The form's value of a field from the stored value. */
 function formValue(field: FieldDef, value: unknown): unknown {
   if (value === null || value === undefined) return initialValue(field, false);
@@ -190,18 +195,26 @@ export function checkFieldValue(field: FieldDef, value: unknown): string | null 
   return null;
 }
 
+/**
+ * The user-field values of a form kept by field id (so an error lands on `customField.<id>`), each
+ * checked against its field: the accreditation form and the online registration form share it.
+ */
+export function customFieldRecordSchema(fields: FieldDef[]) {
+  return z
+    .record(z.string(), z.unknown())
+    .default({})
+    .superRefine((values, ctx) => {
+      for (const field of fields) {
+        const key = checkFieldValue(field, values[String(field.id)]);
+        if (key) ctx.addIssue({ code: 'custom', path: [String(field.id)], message: key });
+      }
+    });
+}
+
 /** `accreditationSchema` with the user fields kept by id and checked against the action's fields on the client. */
 export function accreditationFormSchema(fields: FieldDef[]) {
   return accreditationSchema.extend({
-    customField: z
-      .record(z.string(), z.unknown())
-      .default({})
-      .superRefine((values, ctx) => {
-        for (const field of fields) {
-          const key = checkFieldValue(field, values[String(field.id)]);
-          if (key) ctx.addIssue({ code: 'custom', path: [String(field.id)], message: key });
-        }
-      }),
+    customField: customFieldRecordSchema(fields),
     imageData: z
       .string()
       .nullish()
@@ -243,15 +256,17 @@ function wireValue(field: FieldDef, value: unknown): unknown {
   }
 }
 
+/** The form's user-field values (by field id) as the wire list of spec §7: `customField: [{id, value}]`. */
+export function customFieldList(fields: FieldDef[], values: Record<string, unknown>): { id: number; value: unknown }[] {
+  return fields.map((field) => ({ id: field.id, value: wireValue(field, values[String(field.id)]) }));
+}
+
 /** The body of `POST user` / `PUT user/{id}`. */
 export function accreditationPayload(values: AccreditationFormOutput, fields: FieldDef[]): AccreditationPayload {
   const { imageData, ...rest } = values;
   return {
     ...rest,
-    customField: fields.map((field) => ({
-      id: field.id,
-      value: wireValue(field, values.customField[String(field.id)]),
-    })),
+    customField: customFieldList(fields, values.customField),
     ...(imageData ? { imageData } : {}),
   };
 }

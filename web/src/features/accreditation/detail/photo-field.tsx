@@ -1,10 +1,11 @@
 import { Button, FileInput, Group, Image, Input, Stack, Text } from '@mantine/core';
-import { IconPhoto } from '@tabler/icons-react';
+import { IconCamera, IconPhoto } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionApi } from '../../../api/action';
 import { GalleryPickerModal } from '../../../components/gallery-picker-modal';
+import { WebcamCapture } from '../../../components/webcam-capture';
 import { checkImageFile, IMAGE_ACCEPT, readAsDataUrl, readHead, sniffImage } from '../../gallery/gallery-constants';
 
 const _PAGE_SIZE = 8;
@@ -29,12 +30,14 @@ export interface PhotoFieldProps {
 
 /**
  * The photo (spec §4 Logo or photo, §5 Image upload): kept, replaced by an upload (png, jpg, jpeg,
- * gif, one file, at most 2 MB, checked before sending) or a gallery image, or cleared.
+ * gif, one file, at most 2 MB, checked before sending), a gallery image or a webcam photo (PNG,
+ * at most 2 MB), or cleared.
  */
 export function PhotoField({ value, onChange, current, error, onFileError }: PhotoFieldProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [opened, setOpened] = useState(false);
+  const [camera, setCamera] = useState(false);
   const [reading, setReading] = useState(false);
   const galleryId = value.imageData ? null : value.imageId;
   const needsLoad = galleryId !== null && galleryId !== current?.id;
@@ -99,6 +102,9 @@ export function PhotoField({ value, onChange, current, error, onFileError }: Pho
           <Button variant="default" onClick={() => setOpened(true)}>
             {t('accreditationDetail.fromGallery')}
           </Button>
+          <Button variant="default" leftSection={<IconCamera size={16} />} onClick={() => setCamera(true)}>
+            {t('accreditationDetail.fromCamera')}
+          </Button>
           {(value.imageId !== null || value.imageData) && (
             <Button
               variant="subtle"
@@ -113,6 +119,15 @@ export function PhotoField({ value, onChange, current, error, onFileError }: Pho
           )}
         </Group>
       </Stack>
+      <WebcamCapture
+        opened={camera}
+        onClose={() => setCamera(false)}
+        onCapture={(dataUrl) => {
+          onChange({ imageId: null, imageData: dataUrl });
+          onFileError(null);
+          setCamera(false);
+        }}
+      />
       <GalleryPickerModal
         labels={{
           title: 'accreditationDetail.fromGallery',

@@ -10,6 +10,7 @@ import {
   Progress,
   Radio,
   Stack,
+  Tabs,
   Text,
   Title,
 } from '@mantine/core';
@@ -18,7 +19,7 @@ import { IconDownload, IconFileSpreadsheet, IconUpload } from '@tabler/icons-rea
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   accreditationFilesApi,
   ImportError,
@@ -36,6 +37,7 @@ import { LoadingState } from '../../../components/loading-state';
 import { PageHeader } from '../../../components/page-header';
 import { WorkingButton } from '../../../components/working-button';
 import { useCurrentAction } from '../../action/use-current-action';
+import { ImageImportPanel } from './image-import-panel';
 import { ImportRowErrors } from './import-errors';
 
 /** Codes with their own message on this page (spec §8 Import codes and the import call's failures). */
@@ -51,10 +53,18 @@ const KNOWN_ERRORS = [
 type FormField = 'dataFile' | 'zonesImportType' | 'extensionImportType';
 type Errors = Partial<Record<FormField, string>>;
 
-/** `/accreditation/import` (spec §2, §5 Import): the spreadsheet import into the current action. */
+/**
+ * `/accreditation/import` (spec §2, §5 Import): the spreadsheet import into the current action and,
+ * on its own tab (`?tab=images`), the photos paired with the accreditations by file name.
+ */
 export function AccreditationImportPage() {
   const { t } = useTranslation();
   const current = useCurrentAction();
+  const session = useAdminSession();
+  const [params, setParams] = useSearchParams();
+  const canSheet = hasRight(session, 'userImport', 'importUser');
+  const canImages = hasRight(session, 'imageImport', 'importImage');
+  const tab = (params.get('tab') === 'images' && canImages) || !canSheet ? 'images' : 'sheet';
 
   let body: ReactNode;
   if (current.isLoading) body = <LoadingState />;
@@ -66,11 +76,30 @@ export function AccreditationImportPage() {
     );
   else
     body = (
-      <ImportForm
-        key={current.actionId}
-        actionId={current.actionId}
-        hasExtensions={(current.action?.extension ?? []).length > 0}
-      />
+      <Tabs
+        keepMounted={false}
+        value={tab}
+        onChange={(value) => setParams(value === 'images' ? { tab: 'images' } : {}, { replace: true })}
+      >
+        <Tabs.List mb="md">
+          {canSheet && <Tabs.Tab value="sheet">{t('accreditationImport.tabSheet')}</Tabs.Tab>}
+          {canImages && <Tabs.Tab value="images">{t('accreditationImport.tabImages')}</Tabs.Tab>}
+        </Tabs.List>
+        {canSheet && (
+          <Tabs.Panel value="sheet">
+            <ImportForm
+              key={current.actionId}
+              actionId={current.actionId}
+              hasExtensions={(current.action?.extension ?? []).length > 0}
+            />
+          </Tabs.Panel>
+        )}
+        {canImages && (
+          <Tabs.Panel value="images">
+            <ImageImportPanel key={current.actionId} actionId={current.actionId} />
+          </Tabs.Panel>
+        )}
+      </Tabs>
     );
 
   return (

@@ -1,18 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
-import { accreditationFilesApi, saveBlob } from '../../../api/accreditation-files';
+import { accreditationFilesApi, type DownloadedFile, saveBlob } from '../../../api/accreditation-files';
 import type { BulkTarget } from '../../../api/accreditation-list';
 import { notifyError } from '../../../app/notify';
 import { bulkErrorKey } from '../list/bulk-modals';
 
-/**
- * The list's Export entry (spec §2 options: export): POST user/export with the selection or the whole
- * filter, then the .xlsx is offered as a download. Nothing selected (and not all): 'choose users'.
- */
-export function useExportAccreditations() {
+/** A download of the list's selection or whole filter; nothing selected (and not all): 'choose users'. */
+function useSelectionDownload(call: (target: BulkTarget) => Promise<DownloadedFile>, errorKey: string) {
   const mutation = useMutation({
-    mutationFn: (target: BulkTarget) => accreditationFilesApi.export(target),
+    mutationFn: call,
     onSuccess: saveBlob,
-    onError: (error) => notifyError(bulkErrorKey(error, 'accreditationImport.exportError')),
+    onError: (error) => notifyError(bulkErrorKey(error, errorKey)),
   });
   const run = (target: BulkTarget) => {
     if (!target.all && target.userId.length === 0) {
@@ -22,4 +19,18 @@ export function useExportAccreditations() {
     mutation.mutate(target);
   };
   return { run, isPending: mutation.isPending };
+}
+
+/** The list's Export entry (spec §2 options: export): POST user/export, the .xlsx offered as a download. */
+export function useExportAccreditations() {
+  return useSelectionDownload(accreditationFilesApi.export, 'accreditationImport.exportError');
+}
+
+/**
+ * The list's Export images entry (spec §2 options: export images): POST user/export/images, a zip of
+ * the photos (named by the sheet's photo name or the barcode, so it re-imports). None with a photo:
+ * the server's NO_PHOTOS_TO_EXPORT message.
+ */
+export function useExportImages() {
+  return useSelectionDownload(accreditationFilesApi.exportImages, 'imageImport.exportError');
 }

@@ -8,7 +8,10 @@ import {
   IconPlus,
   IconCopy,
   IconFileExport,
+  IconPhotoDown,
   IconFileImport,
+  IconMail,
+  IconPrinter,
   IconTrash,
   IconUsersGroup,
 } from '@tabler/icons-react';
@@ -31,12 +34,14 @@ import { useAdminSession } from '../../../app/admin-session';
 import { LoadingState } from '../../../components/loading-state';
 import { PageHeader } from '../../../components/page-header';
 import { useCurrentAction } from '../../action/use-current-action';
-import { useExportAccreditations } from '../import/use-export';
+import { useExportAccreditations, useExportImages } from '../import/use-export';
 import { BulkModal, type BulkKind } from './bulk-modals';
 import { FilterPanel, type Option } from './filter-panel';
 import { readStoredFilter, writeStoredFilter } from './filter-storage';
 import { type Column, SelectableTable } from './selectable-table';
 import { RowHistory } from './row-history';
+import { SendMailModal } from './send-mail-modal';
+import { usePrintBadges } from './use-print';
 
 const EDITABLE = 'input:not([type="checkbox"]):not([type="radio"]), textarea, select, [contenteditable="true"]';
 
@@ -86,7 +91,9 @@ function AccreditationList({ actionId }: { actionId: number }) {
   const [anchor, setAnchor] = useState<number | null>(null);
   const [filterOpen, setFilterOpen] = useState(false);
   const [bulk, setBulk] = useState<BulkKind | null>(null);
+  const [mailOpen, setMailOpen] = useState(false);
   const exporter = useExportAccreditations();
+  const imageExporter = useExportImages();
 
   const list = useQuery({
     queryKey: [...ACCREDITATION_LIST_KEY, { actionId, page, pageSize, filter }],
@@ -172,6 +179,9 @@ function AccreditationList({ actionId }: { actionId: number }) {
   };
 
   const can = (action: string) => hasRight(session, 'user', action);
+  const printer = usePrintBadges(target, can('getUserPrintData'), () => {
+    void queryClient.invalidateQueries({ queryKey: ACCREDITATION_LIST_KEY });
+  });
   const menuItems: { kind: BulkKind; right: string; label: string; icon: ReactNode }[] = [
     {
       kind: 'groups',
@@ -275,6 +285,29 @@ function AccreditationList({ actionId }: { actionId: number }) {
                   {t(exporter.isPending ? 'accreditationImport.exporting' : 'accreditationImport.menuExport')}
                 </Menu.Item>
               )}
+              {can('exportUser') && (
+                <Menu.Item
+                  leftSection={<IconPhotoDown size={16} />}
+                  disabled={imageExporter.isPending}
+                  onClick={() => imageExporter.run(target)}
+                >
+                  {t(imageExporter.isPending ? 'accreditationImport.exporting' : 'imageImport.menuExportImages')}
+                </Menu.Item>
+              )}
+              {can('getUserPrintData') && (
+                <Menu.Item
+                  leftSection={<IconPrinter size={16} />}
+                  disabled={printer.isPending}
+                  onClick={() => printer.run(target)}
+                >
+                  {t(printer.isPending ? 'templateEngine.printing' : 'templateEngine.print')}
+                </Menu.Item>
+              )}
+              {hasRight(session, 'emailQueue', 'sendMail') && (
+                <Menu.Item leftSection={<IconMail size={16} />} onClick={() => setMailOpen(true)}>
+                  {t('mail.send.menu')}
+                </Menu.Item>
+              )}
               {menuItems
                 .filter((item) => can(item.right))
                 .map((item) => (
@@ -360,6 +393,17 @@ function AccreditationList({ actionId }: { actionId: number }) {
         zones={zones}
         onApply={applyFilter}
         onShowAll={() => applyFilter(null)}
+      />
+      {printer.modal}
+      <SendMailModal
+        opened={mailOpen}
+        onClose={() => setMailOpen(false)}
+        target={target}
+        count={selectedCount}
+        onDone={() => {
+          setMailOpen(false);
+          void queryClient.invalidateQueries({ queryKey: ACCREDITATION_LIST_KEY });
+        }}
       />
       <BulkModal
         kind={bulk}

@@ -1,0 +1,250 @@
+import { effectiveLanguage, type PrintErrorCode, type printSchema } from '@accredo/domain';
+import { translate } from '@accredo/i18n';
+import {
+  buildContext,
+  type CompiledTemplate,
+  compileTemplate,
+  isTemplateError,
+  type PrintPage,
+  printDocument,
+} from '@accredo/templates';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { type DataSource, In, type Repository } from 'typeorm';
+import type { z } from 'zod';
+import { AppError } from '../../common/app-error.js';
+import type { AdminAuth } from '../../common/request.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
+import { ActionEntity } from '../action/action.entity.js';
+import { GroupEntity } from '../groups/group.entity.js';
+import { SubjectEntity } from '../subject/subject.entity.js';
+import { TemplateEntity } from '../template/template.entity.js';
+import { ZoneEntity } from '../zone/zone.entity.js';
+import { AccreditationEntity } from './accreditation.entity.js';
+import { type AccreditationDto, AccreditationService } from './accreditation.service.js';
+import { PrintLogEntity } from './print-log.entity.js';
+
+type PrintInput = z.output<typeof printSchema>;
+
+/** Most badges one print call renders: a bigger run is split by filter (about 2 kB of HTML each). */
+export const PRINT_MAX = 5000;
+/** People loaded and rendered at a time. */
+const CHUNK = 200;
+
+export interface PrintError {
+  /** the accreditation id */
+  user: number;
+  error: PrintErrorCode | 'NOT_FOUND';
+  name?: string;
+}
+
+export interface PrintResult {
+  /** one HTML document, one badge per page; null when no badge could be printed */
+  data: string | null;
+  fileName: string;
+  error: PrintError[];
+  printed: number;
+}
+
+export interface PrintEntry {
+  date: string;
+  adminUser: string | null;
+}
+
+/**
+ * Badge printing (spec §2 options: print, §7 user/print): each person's badge is rendered with the
+ * accreditation template of their group (the first of their groups that has one) by the one engine
+ * of libs/templates, into one HTML document the browser prints. Every printed badge is recorded in
+ * `print_log` and counted in `printCount` (the list's 'printed' filter).
+ */
+@Injectable()
+export class PrintService {
+  private readonly actions: TenantRepository<ActionEntity>;
+  private readonly groups: TenantRepository<GroupEntity>;
+  private readonly zones: TenantRepository<ZoneEntity>;
+  private readonly templates: TenantRepository<TemplateEntity>;
+  private readonly prints: TenantRepository<PrintLogEntity>;
+
+  constructor(
+    private readonly accreditations: AccreditationService,
+    @InjectRepository(ActionEntity) actions: Repository<ActionEntity>,
+    @InjectRepository(GroupEntity) groups: Repository<GroupEntity>,
+    @InjectRepository(ZoneEntity) zones: Repository<ZoneEntity>,
+    @InjectRepository(TemplateEntity) templates: Repository<TemplateEntity>,
+    @InjectRepository(PrintLogEntity) prints: Repository<PrintLogEntity>,
+    @InjectRepository(SubjectEntity) private readonly subjects: Repository<SubjectEntity>,
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.actions = new TenantRepository(actions);
+    this.groups = new TenantRepository(groups);
+    this.zones = new TenantRepository(zones);
+    this.templates = new TenantRepository(templates);
+    this.prints = new TenantRepository(prints);
+  }
+
+  async print(input: PrintInput, actor: AdminAuth): Promise<PrintResult> {
+    if (input.type === 'pdf') throw new AppError('PDF_NOT_AVAILABLE');
+    // The same selection as every bulk call: the ids of this action, or the whole filter.
+    const ids = await this.accreditations.resolveIds(input.actionId, input.userId, input.all, input.filterData);
+    if (!ids.length) throw input.all ? new AppError('NOTHING_TO_PRINT') : AppError.notFound();
+    if (ids.length > PRINT_MAX) throw new AppError('TOO_MANY_TO_PRINT', { count: ids.length, max: PRINT_MAX });
+
+    const action = await this.actions.findOne({ id: input.actionId });
+    if (!action) throw new AppError('ACTION_DOESNT_EXIST');
+    const subject = await this.subjects.findOneByOrFail({ id: currentSubjectId() });
+    const language = effectiveLanguage(actor.user.language, subject.multiLanguage);
+    const fields = await this.accreditations.actionFields(action);
+    const compiled = new Map<number, CompiledTemplate | Error>();
+
+    const error: PrintError[] = [];
+    if (!input.all) {
+      const found = new Set(ids);
+      for (const id of new Set(input.userId)) if (!found.has(id)) error.push({ user: id, error: 'NOT_FOUND' });
+    }
+    const pages: PrintPage[] = [];
+    const printed: number[] = [];
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const people = await this.accreditations.byIds(ids.slice(i, i + CHUNK));
+      const [groups, zones] = await Promise.all([
+        this.byId(
+          this.groups,
+          people.flatMap((p) => p.groupIds),
+        ),
+        this.byId(
+          this.zones,
+          people.flatMap((p) => p.zoneIds),
+        ),
+      ]);
+      const templates = await this.byId(
+        this.templates,
+        [...groups.values()].flatMap((g) => (g.adminTemplateId ? [g.adminTemplateId] : [])),
+      );
+      for (const person of people) {
+        const name = `${person.firstname} ${person.lastname}`;
+        // the first group (by id, as the mail's {{group}}) that has a template prints the badge
+        const group = [...person.groupIds]
+          .sort((a, b) => a - b)
+          .map((id) => groups.get(id))
+          .find((g) => g?.adminTemplateId);
+        const template = group?.adminTemplateId ? templates.get(group.adminTemplateId) : undefined;
+        if (!group || !template) {
+          error.push({ user: person.id, error: person.groupIds.length ? 'PRINT_NO_TEMPLATE' : 'PRINT_NO_GROUP', name });
+          continue;
+        }
+        const render = this.compile(compiled, template);
+        if (render instanceof Error) {
+          error.push({ user: person.id, error: 'TEMPLATE_SYNTAX_ERROR', name });
+          continue;
+        }
+        try {
+          pages.push({
+            html: render(this.context(person, action, group, zones, fields, subject, language)),
+            pageSize: template.pageSize,
+          });
+          printed.push(person.id);
+        } catch (err) {
+          if (!isTemplateError(err)) throw err;
+          error.push({ user: person.id, error: 'TEMPLATE_SYNTAX_ERROR', name });
+        }
+      }
+    }
+    if (printed.length) await this.record(printed, actor.user.id);
+    const title = translate(language, 'templateEngine.printWindowTitle');
+    return {
+      data: pages.length ? printDocument(pages, { title, lang: language }) : null,
+      fileName: `badges-${input.actionId}-${new Date().toISOString().slice(0, 10)}.html`,
+      error,
+      printed: printed.length,
+    };
+  }
+
+  /** The latest prints of an accreditation, newest first (the list's row tooltips, spec §2). */
+  async latestPrints(accreditationId: number, limit = 5): Promise<PrintEntry[]> {
+    const rows = await this.prints.find({
+      where: { accreditationId },
+      order: { id: 'DESC' },
+      take: Math.max(1, Math.min(limit, 100)),
+    });
+    const adminIds = [...new Set(rows.map((r) => r.adminUserId).filter((id): id is number => id !== null))];
+    const names = new Map<number, string>();
+    if (adminIds.length) {
+      const found: { id: number; name: string }[] = await this.ds.query(
+        `SELECT id, name FROM admin_user WHERE id IN (${adminIds.map(() => '?').join(',')})`,
+        adminIds,
+      );
+      for (const u of found) names.set(Number(u.id), u.name);
+    }
+    return rows.map((r) => ({
+      date: r.createdAt.toISOString(),
+      adminUser: r.adminUserId === null ? null : (names.get(r.adminUserId) ?? null),
+    }));
+  }
+
+  private context(
+    person: AccreditationDto,
+    action: ActionEntity,
+    group: GroupEntity,
+    zones: Map<number, ZoneEntity>,
+    fields: Awaited<ReturnType<AccreditationService['actionFields']>>,
+    subject: SubjectEntity,
+    language: string,
+  ) {
+    return buildContext({
+      accreditation: person,
+      action,
+      group,
+      zones: [...person.zoneIds].sort((a, b) => a - b).flatMap((id) => zones.get(id) ?? []),
+      fields,
+      imageUrl: person.image?.path ?? null,
+      smartLink: `${this.config.publicUrl}/preview/${encodeURIComponent(subject.key)}/cid/${encodeURIComponent(person.bc)}`,
+      language,
+    });
+  }
+
+  private compile(cache: Map<number, CompiledTemplate | Error>, template: TemplateEntity): CompiledTemplate | Error {
+    let entry = cache.get(template.id);
+    if (!entry) {
+      try {
+        entry = compileTemplate(template.htmlData);
+      } catch (err) {
+        if (!isTemplateError(err)) throw err;
+        entry = err;
+      }
+      cache.set(template.id, entry);
+    }
+    return entry;
+  }
+
+  private async byId<T extends { id: number; subjectId: number }>(
+    repo: TenantRepository<T>,
+    ids: number[],
+  ): Promise<Map<number, T>> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return new Map();
+    const rows = await repo.find({ where: { id: In(unique) } as never });
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** One print entry per badge and the counts, in one transaction. */
+  private async record(ids: number[], adminUserId: number) {
+    const subjectId = currentSubjectId();
+    const now = new Date();
+    await this.ds.transaction(async (m) => {
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        await m
+          .getRepository(AccreditationEntity)
+          .createQueryBuilder()
+          .update()
+          .set({ printCount: () => `${m.connection.driver.escape('printCount')} + 1` })
+          .where({ id: In(chunk), subjectId })
+          .execute();
+        await m
+          .getRepository(PrintLogEntity)
+          .insert(chunk.map((accreditationId) => ({ subjectId, accreditationId, adminUserId, createdAt: now })));
+      }
+    });
+  }
+}

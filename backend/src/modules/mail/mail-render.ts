@@ -1,0 +1,181 @@
+import {
+  buildContext,
+  type CompiledTemplate,
+  compileTemplate,
+  escapeHtml,
+  sampleParams,
+  type TemplateParams,
+} from '@accredo/templates';
+import { type DataSource, In } from 'typeorm';
+import {
+  type AccreditationEntity,
+  AccreditationGroupEntity,
+  AccreditationZoneEntity,
+} from '../accreditation/accreditation.entity.js';
+import { ActionEntity } from '../action/action.entity.js';
+import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
+import { GroupEntity } from '../groups/group.entity.js';
+import { ImageEntity } from '../image/image.entity.js';
+import type { MailTemplateEntity } from '../template/template.entity.js';
+import { ZoneEntity } from '../zone/zone.entity.js';
+
+/** The engine's `{{bc}}` image in rendered HTML (barcodeSvg: one svg element of class "bc"). */
+const ENGINE_CODE = /<svg class="bc bc-[a-z0-9]+"[\s\S]*?<\/svg>/g;
+
+/** The Content-ID of the person's code image in a mail with the accreditation (withAccreditation). */
+export const CODE_CID = 'accreditation-code@accredo';
+
+export interface RenderedMail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#x27;': "'",
+  '&#39;': "'",
+  '&#x60;': '`',
+  '&#x3D;': '=',
+  '&nbsp;': ' ',
+};
+const decodeEntities = (s: string) => s.replace(/&(?:amp|lt|gt|quot|nbsp|#x27|#39|#x60|#x3D);/g, (e) => ENTITIES[e]);
+
+/** The plain-text alternative of an HTML body. */
+export function htmlToText(html: string): string {
+  return decodeEntities(
+    html
+      .replace(/<(script|style|head|svg)[^>]*>[\s\S]*?<\/\1>/gi, '')
+      .replace(/<a\s[^>]*href="(https?:[^"]+)"[^>]*>([\s\S]*?)<\/a>/gi, (_, href: string, label: string) =>
+        label.replace(/<[^>]+>/g, '').trim() === href ? href : `${label} (${href})`,
+      )
+      .replace(/<br\s*\/?>/gi, '\n')
+      .replace(/<li[^>]*>/gi, '- ')
+      .replace(/<\/(p|div|h[1-6]|li|tr|table|ul|ol)>/gi, '\n')
+      .replace(/<[^>]+>/g, ''),
+  )
+    .replace(/[ \t]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/**
+ * A mail template made ready to fill in for many people (spec §3 Mail template): the body (`html`)
+ * and the subject line (`subjectFrom`) go through the one engine of libs/templates, so every value
+ * is HTML-escaped and `{{bc}}` is the engine's code image. In a mail with the accreditation
+ * (withAccreditation) the code travels as an inline PNG image: `{{bc}}` shows it, and a body that
+ * does not place it gets it at the end. Without it, `{{bc}}` stays the engine's inline SVG. The
+ * subject line and the plain-text alternative carry the code as text.
+ */
+export class MailRenderer {
+  private readonly body: CompiledTemplate;
+  private readonly subject: CompiledTemplate;
+
+  /** Throws the engine's TemplateError when the template cannot be compiled. */
+  constructor(
+    template: Pick<MailTemplateEntity, 'html' | 'subjectFrom' | 'withAccreditation'>,
+    private readonly inlineCode = template.withAccreditation,
+  ) {
+    this.body = compileTemplate(template.html);
+    this.subject = compileTemplate(template.subjectFrom);
+  }
+
+  /** Throws the engine's TemplateError when this person's values cannot be rendered. */
+  render(params: TemplateParams): RenderedMail {
+    const code = String(params.bc ?? '');
+    const rendered = this.body(params);
+    const renderedSubject = this.subject(params);
+    const asText = (html: string) => html.replace(ENGINE_CODE, escapeHtml(code));
+    let html = rendered;
+    if (this.inlineCode && code) {
+      const img = `<img src="cid:${CODE_CID}" alt="${escapeHtml(code)}" width="200" height="200" style="display:block;width:200px;height:200px">`;
+      html = rendered.search(ENGINE_CODE) >= 0 ? rendered.replace(ENGINE_CODE, img) : `${rendered}\n<p>${img}</p>`;
+    }
+    const subject = decodeEntities(asText(renderedSubject).replace(/<[^>]+>/g, ''))
+      .replace(/\s+/g, ' ')
+      .trim();
+    return { subject, html, text: htmlToText(asText(rendered)) || code };
+  }
+}
+
+/** The values a mail is filled in with: per accreditation (the engine's buildContext), or a sample. */
+export class MailContexts {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly publicUrl: string,
+  ) {}
+
+  /** The values of each person, with their action, first group, zones, user fields and photo. */
+  async forAccreditations(subjectId: number, rows: AccreditationEntity[]): Promise<Map<number, TemplateParams>> {
+    if (!rows.length) return new Map();
+    const ids = rows.map((r) => r.id);
+    const actionIds = [...new Set(rows.map((r) => r.actionId))];
+    const imageIds = [...new Set(rows.map((r) => r.imageId).filter((x): x is number => x !== null))];
+    const [actions, groupLinks, zoneLinks, images] = await Promise.all([
+      this.ds.getRepository(ActionEntity).find({ where: { subjectId, id: In(actionIds) } }),
+      this.ds.getRepository(AccreditationGroupEntity).find({ where: { accreditationId: In(ids) } }),
+      this.ds.getRepository(AccreditationZoneEntity).find({ where: { accreditationId: In(ids) } }),
+      imageIds.length ? this.ds.getRepository(ImageEntity).find({ where: { subjectId, id: In(imageIds) } }) : [],
+    ]);
+    const fieldIds = [...new Set(actions.flatMap((a) => a.customField.map((f) => f.id)))];
+    const groupIds = [...new Set(groupLinks.map((l) => l.groupId))];
+    const zoneIds = [...new Set(zoneLinks.map((l) => l.zoneId))];
+    const [fields, groups, zones] = await Promise.all([
+      fieldIds.length ? this.ds.getRepository(CustomFieldEntity).find({ where: { subjectId, id: In(fieldIds) } }) : [],
+      groupIds.length ? this.ds.getRepository(GroupEntity).find({ where: { subjectId, id: In(groupIds) } }) : [],
+      zoneIds.length ? this.ds.getRepository(ZoneEntity).find({ where: { subjectId, id: In(zoneIds) } }) : [],
+    ]);
+    const actionById = new Map(actions.map((a) => [a.id, a]));
+    const groupById = new Map(groups.map((g) => [g.id, g]));
+    const zoneById = new Map(zones.map((z) => [z.id, z]));
+    const imageById = new Map(images.map((i) => [i.id, i]));
+    const contextFields = fields.map((f) => ({ id: f.id, customFieldType: f.customFieldType, options: f.options }));
+
+    return new Map(
+      rows.map((row) => {
+        const action = actionById.get(row.actionId) ?? null;
+        const group = groupLinks
+          .filter((l) => l.accreditationId === row.id)
+          .map((l) => groupById.get(l.groupId))
+          .filter((g) => g !== undefined)
+          .sort((a, b) => a.id - b.id)[0];
+        const personZones = zoneLinks
+          .filter((l) => l.accreditationId === row.id)
+          .map((l) => zoneById.get(l.zoneId))
+          .filter((z) => z !== undefined)
+          .sort((a, b) => a.id - b.id);
+        const image = row.imageId ? imageById.get(row.imageId) : undefined;
+        return [
+          row.id,
+          buildContext({
+            accreditation: {
+              id: row.id,
+              customId: row.customId,
+              bc: row.bc,
+              firstname: row.firstname,
+              lastname: row.lastname,
+              email: row.email,
+              days: row.days ?? [],
+              customField: Object.entries(row.fieldValues ?? {}).map(([id, value]) => ({ id: Number(id), value })),
+            },
+            action: action ? { name: action.name, days: action.days } : null,
+            group: group ? { name: group.name, displayName: group.displayName, htmlData: group.htmlData } : null,
+            zones: personZones.map((z) => ({ name: z.name, onAccreditation: z.onAccreditation })),
+            fields: contextFields,
+            // a mail is read elsewhere: the photo needs the full address
+            imageUrl: image ? `${this.publicUrl}/api/file/${image.fileKey}` : null,
+          }),
+        ];
+      }),
+    );
+  }
+
+  /** The engine's sample person, with a value for every zone and user field the template names. */
+  sample(html: string, language: string): TemplateParams {
+    return sampleParams(html, { language });
+  }
+}

@@ -1,0 +1,56 @@
+import type { templatePreviewSchema, templateValidateSchema } from '@accredo/domain';
+import {
+  isTemplateError,
+  printDocument,
+  renderTemplate,
+  sampleParams,
+  type TemplateCheck,
+  type TemplateParams,
+  validateTemplate,
+} from '@accredo/templates';
+import { Injectable } from '@nestjs/common';
+import type { z } from 'zod';
+import { AppError } from '../../common/app-error.js';
+import type { AdminAuth } from '../../common/request.js';
+
+type ValidateInput = z.output<typeof templateValidateSchema>;
+type PreviewInput = z.output<typeof templatePreviewSchema>;
+
+/** A template error of the engine as the API's error: the code, with the engine's reason and line. */
+export function templateFailure(error: unknown): never {
+  if (isTemplateError(error)) throw new AppError('TEMPLATE_SYNTAX_ERROR', { reason: error.message, line: error.line });
+  throw error;
+}
+
+/**
+ * The template check and preview (spec §5 Template preview, §7): badge and mail templates, rendered
+ * by the one engine of libs/templates with the values sent, or with a sample person when none are.
+ */
+@Injectable()
+export class TemplateEngineService {
+  private params(html: string, given: ValidateInput['params'], actor: AdminAuth): TemplateParams {
+    if (given) return given as TemplateParams;
+    return sampleParams(html, { language: actor.user.language });
+  }
+
+  validate(input: ValidateInput, actor: AdminAuth): TemplateCheck {
+    try {
+      return validateTemplate(input.data, this.params(input.data, input.params, actor));
+    } catch (error) {
+      return templateFailure(error);
+    }
+  }
+
+  preview(input: PreviewInput, actor: AdminAuth): { data: string } {
+    if (input.type === 'pdf') throw new AppError('PDF_NOT_AVAILABLE');
+    let html: string;
+    try {
+      html = renderTemplate(input.data, this.params(input.data, input.params, actor));
+    } catch (error) {
+      return templateFailure(error);
+    }
+    if (input.type === 'mail') return { data: html };
+    const pages = Array.from({ length: input.count }, () => ({ html, pageSize: input.pageSize }));
+    return { data: printDocument(pages, { lang: actor.user.language }) };
+  }
+}

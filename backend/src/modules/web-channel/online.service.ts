@@ -1,0 +1,429 @@
+import {
+  type AuthorizationType,
+  authorizationTypeOf,
+  defaultFieldValue,
+  type FieldError,
+  LANGUAGES,
+  type Language,
+  type MultiText,
+  normalizeCode,
+  normalizeLogin,
+  type OnlineChannelData,
+  type OnlineChannelInfo,
+  type OnlineLoginInput,
+  type OnlineRegistrationResult,
+  type OnlineToken,
+  onlineLoginSchemaFor,
+  type onlineRegistrationSchema,
+  WEB_CHANNEL_STATE_ERRORS,
+  wallClock,
+  webChannelState,
+} from '@accredo/domain';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type Repository } from 'typeorm';
+import type { z } from 'zod';
+import { AppError } from '../../common/app-error.js';
+import { dummyPasswordHash, verifyPassword } from '../../common/crypto.js';
+import { toFieldErrors } from '../../common/zod.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { runInTenant } from '../../database/tenant.js';
+import { AccreditationService } from '../accreditation/accreditation.service.js';
+import { ActionEntity } from '../action/action.entity.js';
+import { GroupEntity } from '../groups/group.entity.js';
+import { ImageEntity } from '../image/image.entity.js';
+import { AccreditationMailService } from '../mail/accreditation-mail.service.js';
+import { RateLimitService } from '../rate-limit/rate-limit.service.js';
+import { loginLimits } from '../session/session.service.js';
+import type { SessionTokenEntity, TokenKind } from '../session/session-token.entity.js';
+import { TokenService } from '../session/token.service.js';
+import { SubjectEntity } from '../subject/subject.entity.js';
+import { ZoneEntity } from '../zone/zone.entity.js';
+import {
+  WebChannelCodeEntity,
+  WebChannelCodeLogEntity,
+  WebChannelEntity,
+  WebChannelUserEntity,
+} from './web-channel.entity.js';
+
+type Registration = z.output<typeof onlineRegistrationSchema>;
+
+/** The token kind of each authorization type: a token of another kind does not open the channel. */
+const TOKEN_KIND: Record<AuthorizationType, TokenKind> = { 1: 'online-pass', 2: 'online-user', 3: 'online-code' };
+
+const CHANNEL_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
+interface Opened {
+  channel: WebChannelEntity;
+  subject: SubjectEntity;
+}
+
+/** What authorized a visitor: the token row, and the code when the channel works with codes. */
+interface Visitor {
+  token: SessionTokenEntity;
+  code: WebChannelCodeEntity | null;
+}
+
+/**
+ * The public online registration (spec §7 Online, §4 states and flow, §5 Online registration,
+ * §8 Online). Routes are public; a channel with authorization checks the online token itself,
+ * since which token opens it depends on the channel in the path.
+ */
+@Injectable()
+export class OnlineService {
+  private readonly logger = new Logger('OnlineService');
+
+  constructor(
+    @InjectRepository(WebChannelEntity) private readonly channels: Repository<WebChannelEntity>,
+    @InjectRepository(WebChannelUserEntity) private readonly users: Repository<WebChannelUserEntity>,
+    @InjectRepository(WebChannelCodeEntity) private readonly codes: Repository<WebChannelCodeEntity>,
+    @InjectRepository(SubjectEntity) private readonly subjects: Repository<SubjectEntity>,
+    @InjectRepository(ActionEntity) private readonly actions: Repository<ActionEntity>,
+    @InjectRepository(GroupEntity) private readonly groups: Repository<GroupEntity>,
+    @InjectRepository(ZoneEntity) private readonly zones: Repository<ZoneEntity>,
+    @InjectRepository(ImageEntity) private readonly images: Repository<ImageEntity>,
+    private readonly tokens: TokenService,
+    private readonly limits: RateLimitService,
+    private readonly accreditations: AccreditationService,
+    private readonly mails: AccreditationMailService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  // ---- the channel and its state ----
+
+  private async find(key: string): Promise<Opened> {
+    const channel = CHANNEL_KEY.test(key) ? await this.channels.findOneBy({ channelKey: key }) : null;
+    const subject = channel ? await this.subjects.findOneBy({ id: channel.subjectId }) : null;
+    if (!channel || !subject) throw new AppError('WEB_CHANNEL_DOESNT_EXIST');
+    return { channel, subject };
+  }
+
+  /** Spec §4: open only when active and within dateFrom..dateTo (the venue's wall clock). */
+  private async open(key: string): Promise<Opened> {
+    const opened = await this.find(key);
+    const state = webChannelState(opened.channel, wallClock(opened.subject.timeZone));
+    if (state !== 'open') throw new AppError(WEB_CHANNEL_STATE_ERRORS[state]);
+    return opened;
+  }
+
+  private async action(channel: WebChannelEntity): Promise<ActionEntity> {
+    const action = await this.actions.findOneBy({ id: channel.actionId, subjectId: channel.subjectId });
+    // A channel whose action was removed leads nowhere.
+    if (!action) throw new AppError('WEB_CHANNEL_DOESNT_EXIST');
+    return action;
+  }
+
+  async info(key: string): Promise<OnlineChannelInfo> {
+    const { channel, subject } = await this.open(key);
+    return this.infoOf(channel, subject, await this.action(channel));
+  }
+
+  private async infoOf(
+    channel: WebChannelEntity,
+    subject: SubjectEntity,
+    action: ActionEntity,
+  ): Promise<OnlineChannelInfo> {
+    const logo = channel.imageId
+      ? await this.images.findOneBy({ id: channel.imageId, subjectId: channel.subjectId })
+      : null;
+    return {
+      channelKey: channel.channelKey,
+      name: channel.name,
+      languages: subject.multiLanguage ? [...LANGUAGES] : (['cs'] as Language[]),
+      multiLanguage: subject.multiLanguage,
+      logo: logo ? `/api/file/${logo.fileKey}` : null,
+      withAuthorization: channel.withAuthorization,
+      authorizationType: channel.withAuthorization ? authorizationTypeOf(channel) : null,
+      authorizationText: channel.authorizationText,
+      actionName: action.name,
+    };
+  }
+
+  /** Everything the form needs; behind the channel's authorization when it has one. */
+  async data(key: string, rawToken: string | undefined): Promise<OnlineChannelData> {
+    const { channel, subject } = await this.open(key);
+    if (channel.withAuthorization) await this.visitor(channel, rawToken);
+    const action = await this.action(channel);
+    return runInTenant(channel.subjectId, async () => {
+      const fields = await this.accreditations.actionFields(action);
+      const settings = new Map(action.customField.map((f) => [f.id, f]));
+      const shown = fields.filter((f) => this.isShown(channel, settings.get(f.id)));
+      const groups = channel.viewGroups ? await this.offeredGroups(channel, action) : [];
+      const hasExtension = (type: number) => (action.extension ?? []).includes(type);
+      return {
+        ...(await this.infoOf(channel, subject, action)),
+        afterAdd: { action: channel.afterAddAction === 2 ? 2 : 1 },
+        customNameFirstname: channel.customNameFirstname,
+        customNameLastname: channel.customNameLastname,
+        customNameEmail: channel.customNameEmail,
+        textOnline: action.textOnline,
+        textAfterAdd: action.textAfterAdd,
+        withPhoto: action.withPhoto,
+        requirePhoto: action.withPhoto && action.requirePhoto,
+        viewGroups: channel.viewGroups,
+        groupsSelectName: channel.groupsSelectName,
+        groups: groups.map((g) => ({ id: g.id, name: g.name, displayName: g.displayName })),
+        viewDays: channel.viewDays && action.multiDay,
+        daysSelectName: channel.daysSelectName,
+        days: channel.viewDays && action.multiDay ? action.days.map((d) => ({ id: d.id, name: d.name })) : [],
+        defaultDays: channel.defaultDays.filter((d) => action.days.some((x) => x.id === d)),
+        customField: shown.map((f) => ({
+          id: f.id,
+          name: f.name,
+          label: f.label as MultiText,
+          tooltip: (f.tooltip ?? { cs: '', sk: '', en: '', de: '' }) as MultiText,
+          customFieldType: f.customFieldType,
+          options: f.options,
+          isMandatory: f.isMandatory,
+        })),
+        checkingAttributes: action.checkingAttributes.map((a) => ({
+          id: String(a.id ?? ''),
+          label: a.label,
+          url: a.url,
+          required: a.required,
+        })),
+        viewMealSelect: channel.viewMealSelect && hasExtension(1),
+        viewParkingSelect: channel.viewParkingSelect && hasExtension(2),
+      };
+    });
+  }
+
+  /** A user field is shown unless the action hides it or the channel lists others only. */
+  private isShown(channel: WebChannelEntity, setting: ActionEntity['customField'][number] | undefined): boolean {
+    if (!setting || setting.notShow) return false;
+    return channel.customField.length === 0 || channel.customField.includes(setting.id);
+  }
+
+  /** viewGroups: the channel's groups, or every group of the action when it names none. */
+  private async offeredGroups(channel: WebChannelEntity, action: ActionEntity): Promise<GroupEntity[]> {
+    if (channel.groupsId.length)
+      return this.groups.find({
+        where: { subjectId: channel.subjectId, id: In(channel.groupsId) },
+        order: { name: 'ASC' },
+      });
+    return this.groups.find({ where: { subjectId: channel.subjectId, actionId: action.id }, order: { name: 'ASC' } });
+  }
+
+  // ---- authorization (spec §4 Tokens, §8 Online) ----
+
+  async login(body: OnlineLoginInput, ip: string): Promise<OnlineToken> {
+    const { channel } = await this.open(body.channelKey);
+    if (!channel.withAuthorization) throw new AppError('BAD_REQUEST');
+    const type = authorizationTypeOf(channel);
+    const checked = onlineLoginSchemaFor(type).safeParse(body);
+    if (!checked.success) throw AppError.validation(toFieldErrors(checked.error));
+    const input = checked.data;
+    // Per account (a login user) or per address on the channel (password, codes), and per address.
+    const limits = loginLimits(
+      'online',
+      type === 2 ? `${channel.id}:${normalizeLogin(input.login ?? '')}` : `${channel.id}:${ip}`,
+      ip,
+    );
+    await this.limits.assertAllowed(limits);
+    const fail = async (code: 'AUTH_INVALID' | 'USER_DOESNT_EXIST' | 'INVALID_WEB_CHANNEL_CODE') => {
+      await this.limits.recordFailure(limits);
+      return new AppError(code);
+    };
+    const dummy = () => dummyPasswordHash(this.config.passwordHashCost);
+    let principalId: number;
+    if (type === 1) {
+      const ok = await verifyPassword(input.password ?? '', channel.passwordHash ?? (await dummy()));
+      if (!ok || !channel.passwordHash) throw await fail('AUTH_INVALID');
+      principalId = channel.id;
+    } else if (type === 2) {
+      const user = await this.users.findOneBy({ channelId: channel.id, login: normalizeLogin(input.login ?? '') });
+      const ok = await verifyPassword(input.password ?? '', user?.passwordHash ?? (await dummy()));
+      if (!user || !ok || !user.active) throw await fail('USER_DOESNT_EXIST');
+      principalId = user.id;
+    } else {
+      const code = await this.codes.findOneBy({ channelId: channel.id, code: normalizeCode(input.code ?? '') });
+      if (!code) throw await fail('INVALID_WEB_CHANNEL_CODE');
+      if (isExhausted(code)) throw new AppError('USED_WEB_CHANNEL_CODE');
+      principalId = code.id;
+    }
+    await this.limits.clear([limits[0].key]);
+    const { raw } = await this.tokens.issue(TOKEN_KIND[type], principalId, channel.subjectId);
+    return { token: raw, authorizationType: type };
+  }
+
+  /** The visitor a token authorizes on this channel, or the error that sends them to log in. */
+  private async visitor(channel: WebChannelEntity, rawToken: string | undefined): Promise<Visitor> {
+    if (!rawToken) throw new AppError('AUTH_INVALID');
+    const type = authorizationTypeOf(channel);
+    // A token of another kind (the channel's type changed since) is not found: TOKEN_INVALID.
+    const token = await this.tokens.resolve(TOKEN_KIND[type], rawToken);
+    const invalid = async () => {
+      await this.tokens.revoke(token.id);
+      return new AppError('TOKEN_INVALID');
+    };
+    if (type === 1) {
+      if (token.principalId !== channel.id) throw new AppError('TOKEN_INVALID');
+      return { token, code: null };
+    }
+    if (type === 2) {
+      const user = await this.users.findOneBy({ id: token.principalId });
+      if (!user || user.channelId !== channel.id) throw new AppError('TOKEN_INVALID');
+      if (!user.active) throw await invalid();
+      return { token, code: null };
+    }
+    const code = await this.codes.findOneBy({ id: token.principalId });
+    if (!code || code.channelId !== channel.id) throw new AppError('TOKEN_INVALID');
+    return { token, code };
+  }
+
+  async authorize(key: string, rawToken: string | undefined): Promise<{ authorizationType: AuthorizationType }> {
+    const { channel } = await this.open(key);
+    if (!channel.withAuthorization) return { authorizationType: authorizationTypeOf(channel) };
+    const visitor = await this.visitor(channel, rawToken);
+    if (visitor.code && isExhausted(visitor.code)) throw new AppError('USED_WEB_CHANNEL_CODE');
+    return { authorizationType: authorizationTypeOf(channel) };
+  }
+
+  async logout(key: string, rawToken: string | undefined): Promise<true> {
+    const { channel } = await this.find(key);
+    if (!channel.withAuthorization) return true;
+    const visitor = await this.visitor(channel, rawToken);
+    await this.tokens.revoke(visitor.token.id);
+    return true;
+  }
+
+  // ---- registration ----
+
+  /**
+   * Registers a visitor through the accreditation service (the same checks as the admin's create:
+   * user fields, groups, days, photo, one e-mail per action), with the channel's rules on top.
+   * With a code, its use is counted by one conditional UPDATE in the insert's transaction, so
+   * uses never pass numberOfUse however many visitors submit at once.
+   */
+  async register(key: string, rawToken: string | undefined, body: Registration): Promise<OnlineRegistrationResult> {
+    const { channel } = await this.open(key);
+    const visitor = channel.withAuthorization ? await this.visitor(channel, rawToken) : null;
+    if (visitor?.code && isExhausted(visitor.code)) throw new AppError('USED_WEB_CHANNEL_CODE');
+    const action = await this.action(channel);
+    return runInTenant(channel.subjectId, async () => {
+      const errors: FieldError[] = [];
+      const fields = await this.accreditations.actionFields(action);
+      const settings = new Map(action.customField.map((f) => [f.id, f]));
+      const fixedFields = new Map<number, unknown>();
+      for (const field of fields) {
+        const setting = settings.get(field.id);
+        if (!this.isShown(channel, setting)) {
+          fixedFields.set(field.id, defaultFieldValue(field.customFieldType, setting?.defaultValue));
+        }
+      }
+      // A visitor sends a photo for an image field, never the id of someone's gallery image.
+      const customField = body.customField.filter((v) => !fixedFields.has(v.id));
+      for (const v of customField) {
+        const field = fields.find((f) => f.id === v.id);
+        if (field?.customFieldType === 9 && v.value !== null && v.value !== '' && typeof v.value !== 'string')
+          errors.push({ path: `customField.${v.id}`, key: 'basics.invalidValue' });
+        if (field?.customFieldType === 9 && typeof v.value === 'string' && v.value && !v.value.startsWith('data:'))
+          errors.push({ path: `customField.${v.id}`, key: 'basics.invalidValue' });
+      }
+
+      const withPhoto = action.withPhoto;
+      if (withPhoto && action.requirePhoto && !body.image)
+        errors.push({ path: 'image', key: 'webChannelRules.photoRequired' });
+
+      let groupIds = channel.groupsId;
+      if (channel.viewGroups) {
+        const offered = new Set((await this.offeredGroups(channel, action)).map((g) => g.id));
+        if (!body.groups.length) errors.push({ path: 'groups', key: 'webChannelRules.groupRequired' });
+        else if (!body.groups.every((g) => offered.has(g))) errors.push({ path: 'groups', key: 'basics.invalidValue' });
+        groupIds = body.groups;
+      }
+      const chosenGroups = groupIds.length
+        ? await this.groups.find({ where: { subjectId: channel.subjectId, id: In(groupIds) } })
+        : [];
+      // The groups' zones come along (as the import's "zones from the group").
+      const zoneIds = [...new Set(chosenGroups.flatMap((g) => g.zoneIds ?? []))];
+      const zones = zoneIds.length
+        ? (await this.zones.find({ where: { subjectId: channel.subjectId, id: In(zoneIds) } }))
+            .filter((z) => z.actionId === null || z.actionId === action.id)
+            .map((z) => z.id)
+        : [];
+
+      const actionDays = new Set(action.days.map((d) => d.id));
+      const days = !action.multiDay
+        ? []
+        : channel.viewDays
+          ? body.days
+          : channel.defaultDays.filter((d) => actionDays.has(d));
+
+      for (const attribute of action.checkingAttributes) {
+        if (attribute.required && !body.checkingAttributes[String(attribute.id)])
+          errors.push({ path: `checkingAttributes.${attribute.id}`, key: 'webChannelRules.checkingAttributeRequired' });
+      }
+      // Meal and parking choices are taken only where the form offers them (not yet on any action).
+      const offers = (flag: boolean, type: number) => flag && (action.extension ?? []).includes(type);
+      if (body.mealItems.length && !offers(channel.viewMealSelect, 1))
+        errors.push({ path: 'mealItems', key: 'basics.invalidValue' });
+      if (body.parkingItems.length && !offers(channel.viewParkingSelect, 2))
+        errors.push({ path: 'parkingItems', key: 'basics.invalidValue' });
+      if (errors.length) throw AppError.validation(errors);
+
+      const code = visitor?.code ?? null;
+      const created = await this.accreditations.create(
+        {
+          actionId: action.id,
+          firstname: body.firstname,
+          lastname: body.lastname,
+          email: body.email,
+          groupIds,
+          zones,
+          days,
+          customField,
+          imageData: withPhoto ? (body.image ?? null) : null,
+        },
+        {
+          source: 'web',
+          fixedFields,
+          inTransaction: code
+            ? async (m, row) => {
+                await m.getRepository(WebChannelCodeLogEntity).insert({
+                  codeId: code.id,
+                  accreditationId: row.id,
+                  date: new Date(),
+                  firstname: row.firstname,
+                  lastname: row.lastname,
+                  email: row.email,
+                });
+                // One conditional UPDATE counts the use; it comes last, so a code shared by many
+                // visitors stays locked only until the commit right after.
+                const esc = (c: string) => m.connection.driver.escape(c);
+                const counted = await m
+                  .createQueryBuilder()
+                  .update(WebChannelCodeEntity)
+                  .set({ used: () => `${esc('used')} + 1` })
+                  .where('id = :id', { id: code.id })
+                  .andWhere(`(${esc('numberOfUse')} = 0 OR ${esc('used')} < ${esc('numberOfUse')})`)
+                  .execute();
+                if (!counted.affected) throw new AppError('USED_WEB_CHANNEL_CODE');
+              }
+            : undefined,
+        },
+      );
+
+      const mailTemplateId = channel.mailTemplateId ?? action.afterMailTemplateId;
+      if (mailTemplateId) {
+        // The registration stands even if its mail cannot be queued; the admin can send it again.
+        await this.mails
+          .queueTemplateMail({
+            subjectId: channel.subjectId,
+            accreditationIds: [created.id],
+            mailTemplateId,
+            adminUserId: null,
+            note: 'online',
+          })
+          .catch((err: unknown) =>
+            this.logger.warn(`after-registration mail of accreditation ${created.id}: ${(err as Error).message}`),
+          );
+      }
+      return { id: created.id, customId: created.customId, afterAdd: { action: channel.afterAddAction === 2 ? 2 : 1 } };
+    });
+  }
+}
+
+function isExhausted(code: WebChannelCodeEntity): boolean {
+  return code.numberOfUse > 0 && code.used >= code.numberOfUse;
+}

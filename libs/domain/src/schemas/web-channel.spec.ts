@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import {
+  authorizationTypeOf,
+  channelPasswordMissing,
+  defaultFieldValue,
+  onlineLoginSchemaFor,
+  wallClock,
+  webChannelSchema,
+  webChannelState,
+} from './web-channel.js';
+
+describe('web channel rules shared by the form and the server', () => {
+  it('computes the state from active and the open range, either side open when empty (spec §4)', () => {
+    const now = '2027-05-10T12:00';
+    expect(webChannelState({ active: false, dateFrom: null, dateTo: null }, now)).toBe('notActive');
+    expect(webChannelState({ active: true, dateFrom: null, dateTo: null }, now)).toBe('open');
+    expect(webChannelState({ active: true, dateFrom: '2027-05-10T12:01', dateTo: null }, now)).toBe('notActiveYet');
+    expect(webChannelState({ active: true, dateFrom: '2027-05-10T12:00', dateTo: null }, now)).toBe('open');
+    expect(webChannelState({ active: true, dateFrom: null, dateTo: '2027-05-10T12:00' }, now)).toBe('open');
+    expect(webChannelState({ active: true, dateFrom: null, dateTo: '2027-05-10T11:59' }, now)).toBe('closed');
+  });
+
+  it('reads the wall clock of the venue’s time zone', () => {
+    const at = new Date('2027-01-01T23:30:00Z');
+    expect(wallClock('Europe/Prague', at)).toBe('2027-01-02T00:30');
+    expect(wallClock('UTC', at)).toBe('2027-01-01T23:30');
+    expect(wallClock('America/New_York', at)).toBe('2027-01-01T18:30');
+  });
+
+  it('derives the authorization type from the two flags and saves it back (spec §4)', () => {
+    expect(authorizationTypeOf({ byPassword: true, byCode: false })).toBe(1);
+    expect(authorizationTypeOf({ byPassword: false, byCode: false })).toBe(2);
+    expect(authorizationTypeOf({ byPassword: false, byCode: true })).toBe(3);
+    const parsed = webChannelSchema.parse({
+      name: 'X',
+      actionId: 1,
+      withAuthorization: true,
+      authorizationType: 3,
+      numberUseExtCode: '4',
+    });
+    expect(parsed).toMatchObject({ byPassword: false, byCode: true, authorizationType: 3, numberUseExtCode: 4 });
+    expect(channelPasswordMissing({ withAuthorization: true, authorizationType: 1, password: '' }, false)).toBe(true);
+    expect(channelPasswordMissing({ withAuthorization: true, authorizationType: 1, password: '' }, true)).toBe(false);
+    expect(channelPasswordMissing({ withAuthorization: true, authorizationType: 2, password: '' }, false)).toBe(false);
+  });
+
+  it('asks for what the channel’s authorization needs (spec §5)', () => {
+    const issues = (type: 1 | 2 | 3, body: object) =>
+      (onlineLoginSchemaFor(type).safeParse({ channelKey: 'k', ...body }).error?.issues ?? []).map((i) =>
+        i.path.join('.'),
+      );
+    expect(issues(1, {})).toEqual(['password']);
+    expect(issues(2, { password: 'x' })).toEqual(['login']);
+    expect(issues(3, { password: 'x' })).toEqual(['code']);
+    expect(issues(3, { code: 'ABC' })).toEqual([]);
+  });
+
+  it('turns a hidden field’s default text into the field’s value shape', () => {
+    expect(defaultFieldValue(1, ' web ')).toBe('web');
+    expect(defaultFieldValue(2, '3,5')).toBe(3.5);
+    expect(defaultFieldValue(3, 'a, b;c')).toEqual(['a', 'b', 'c']);
+    expect(defaultFieldValue(5, '{"street":"A 1","zip":"60200"}')).toEqual({ street: 'A 1', zip: '60200' });
+    expect(defaultFieldValue(7, '1')).toBe(true);
+    expect(defaultFieldValue(7, '')).toBe(false);
+    expect(defaultFieldValue(4, null)).toBeNull();
+  });
+});

@@ -1,0 +1,122 @@
+import {
+  type Language,
+  type MultiText,
+  type OnlineChannelData,
+  type OnlineField,
+  type OnlineRegistrationInput,
+  onlineRegistrationSchema,
+} from '@accredo/domain';
+import type { z } from 'zod';
+import { localized } from '../../api/action';
+import type { CustomFieldFormValues } from '../accreditation/detail/custom-field-input';
+import {
+  customFieldList,
+  customFieldRecordSchema,
+  type FieldDef,
+  fieldDefs,
+  initialFieldValues,
+} from '../accreditation/detail/form-values';
+
+/** What the registration form holds; user-field values by field id, like the accreditation form. */
+export interface OnlineFormValues extends CustomFieldFormValues {
+  firstname: string;
+  lastname: string;
+  email: string;
+  /** the chosen group: one id at most */
+  groups: string[];
+  days: string[];
+  /** the photo as a data URL */
+  image: string | null;
+  /** ticked checking attributes by id (spec §5 ca-{id}) */
+  checkingAttributes: Record<string, boolean>;
+}
+
+/**
+ * The channel's user fields as the shared field inputs take them, labelled in `language` with the
+ * Czech fallback (spec §1); the labels and help texts are read like the accreditation form's.
+ */
+export function onlineFieldDefs(fields: OnlineField[], language: string): FieldDef[] {
+  return fieldDefs(
+    fields.map((f) => ({
+      id: f.id,
+      name: f.name,
+      isMandatory: f.isMandatory,
+      notShow: false,
+      defaultValue: '',
+      customFieldType: f.customFieldType,
+    })),
+    fields.map((f) => ({
+      id: f.id,
+      name: f.name,
+      label: f.label,
+      tooltip: f.tooltip,
+      customFieldType: { id: f.customFieldType, code: '' },
+      options: f.options,
+      placeholder: '',
+    })),
+    language,
+  );
+}
+
+export function onlineFormValues(data: OnlineChannelData, fields: FieldDef[]): OnlineFormValues {
+  return {
+    firstname: '',
+    lastname: '',
+    email: '',
+    customField: initialFieldValues(fields),
+    groups: [],
+    days: data.viewDays ? [...data.defaultDays] : [],
+    image: null,
+    checkingAttributes: Object.fromEntries(data.checkingAttributes.map((a) => [a.id, false])),
+  };
+}
+
+/**
+ * The shared `onlineRegistrationSchema` with what only the channel knows (spec §5 Online
+ * registration): each user field checked by its type and mandatory flag, a group when groups are
+ * offered, a photo when the action requires one, and every required checking attribute ticked.
+ */
+export function onlineFormSchema(data: OnlineChannelData, fields: FieldDef[]) {
+  return onlineRegistrationSchema.extend({ customField: customFieldRecordSchema(fields) }).superRefine((v, ctx) => {
+    if (data.viewGroups && v.groups.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['groups'], message: 'webChannelRules.groupRequired' });
+    if (data.withPhoto && data.requirePhoto && !v.image)
+      ctx.addIssue({ code: 'custom', path: ['image'], message: 'webChannelRules.photoRequired' });
+    for (const attribute of data.checkingAttributes)
+      if (attribute.required && !v.checkingAttributes[attribute.id])
+        ctx.addIssue({
+          code: 'custom',
+          path: ['checkingAttributes', attribute.id],
+          message: 'webChannelRules.checkingAttributeRequired',
+        });
+  });
+}
+export type OnlineFormOutput = z.output<ReturnType<typeof onlineFormSchema>>;
+
+/** The body of POST accreditation/{key} (spec §3 Online registration payload). */
+export function onlinePayload(
+  values: OnlineFormOutput,
+  fields: FieldDef[],
+  language: Language,
+): OnlineRegistrationInput {
+  return {
+    firstname: values.firstname,
+    lastname: values.lastname,
+    email: values.email,
+    customField: customFieldList(fields, values.customField),
+    days: values.days,
+    groups: values.groups,
+    image: values.image ?? null,
+    mealItems: [],
+    parkingItems: [],
+    checkingAttributes: values.checkingAttributes,
+    language,
+  };
+}
+
+/** A channel text in the form's language, Czech as the fallback; '' when both are empty. */
+export const channelText = (text: Partial<MultiText> | null | undefined, language: string) =>
+  localized(text, language).trim();
+
+/** An html text has something to show (not just empty tags). */
+export const hasHtml = (html: string) => html.replace(/<[^>]*>|&nbsp;|\s/g, '') !== '' || /<img/i.test(html);

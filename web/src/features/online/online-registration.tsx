@@ -1,0 +1,372 @@
+import type { OnlineChannelData, OnlineRegistrationResult } from '@accredo/domain';
+import { isLanguage } from '@accredo/i18n';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  Input,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client';
+import { onlineApi } from '../../api/online';
+import { useFieldError } from '../../components/form';
+import { LoadingState } from '../../components/loading-state';
+import { WorkingButton } from '../../components/working-button';
+import { CustomFieldInput } from '../accreditation/detail/custom-field-input';
+import { sanitizeHtml } from '../action/form-fields';
+import { formatDay } from '../action/date-tab';
+import {
+  channelText,
+  hasHtml,
+  type OnlineFormOutput,
+  type OnlineFormValues,
+  onlineFieldDefs,
+  onlineFormSchema,
+  onlineFormValues,
+  onlinePayload,
+} from './online-form-values';
+import { OnlinePhoto } from './online-photo';
+import { ChannelUnavailable, isAuthLost, isChannelStateError, ONLINE_KEY, OnlineCard } from './online-shared';
+
+/** Html of the channel, made inert, or nothing. */
+function ChannelHtml({ html }: { html: string }) {
+  if (!hasHtml(html)) return null;
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: the channel's own text, sanitised
+  return <div dangerouslySetInnerHTML={{ __html: sanitizeHtml(html) }} />;
+}
+
+/**
+ * Loads the form's data (checking the stored sign-in first when the channel has authorization)
+ * and shows the form, then the thank-you view with 'add next' (spec §4 Online flow).
+ */
+export function OnlineRegistration({
+  channelKey,
+  withAuthorization,
+  onAuthLost,
+  onClosed,
+}: {
+  channelKey: string;
+  withAuthorization: boolean;
+  onAuthLost: (error: ApiError) => void;
+  onClosed: (error: ApiError) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [done, setDone] = useState<OnlineRegistrationResult | null>(null);
+  const [round, setRound] = useState(0);
+  const data = useQuery({
+    queryKey: [...ONLINE_KEY(channelKey), 'data'],
+    queryFn: async () => {
+      if (withAuthorization) await onlineApi.authorize(channelKey);
+      return onlineApi.data(channelKey);
+    },
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+  const error = data.error;
+  const lost = isAuthLost(error);
+  const closed = isChannelStateError(error);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts once to each failed load
+  useEffect(() => {
+    if (isAuthLost(error)) onAuthLost(error);
+    else if (isChannelStateError(error)) onClosed(error);
+  }, [error]);
+
+  if (data.isPending || lost || closed) return <LoadingState />;
+  if (data.isError) return <ChannelUnavailable error={data.error} />;
+
+  if (done)
+    return (
+      <ThankYou
+        data={data.data}
+        result={done}
+        onNext={() => {
+          setDone(null);
+          setRound((n) => n + 1);
+          // The sign-in is checked again: a code may be used up by now (spec §8 Online).
+          if (withAuthorization) void queryClient.resetQueries({ queryKey: [...ONLINE_KEY(channelKey), 'data'] });
+        }}
+      />
+    );
+  return (
+    <RegistrationForm
+      key={round}
+      channelKey={channelKey}
+      data={data.data}
+      onDone={setDone}
+      onAuthLost={onAuthLost}
+      onClosed={onClosed}
+    />
+  );
+}
+
+/** After a registration (spec §2): the after-registration text or the default one, and 'add next'. */
+function ThankYou({
+  data,
+  result,
+  onNext,
+}: {
+  data: OnlineChannelData;
+  result: OnlineRegistrationResult;
+  onNext: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const text = channelText(data.textAfterAdd, i18n.language);
+  const addNext = (result.afterAdd?.action ?? data.afterAdd.action) === 1;
+  return (
+    <OnlineCard>
+      <Stack gap="md" align="flex-start" role="status" aria-live="polite">
+        <Title order={2} size="h3">
+          {t('online.thankYouTitle')}
+        </Title>
+        {hasHtml(text) ? <ChannelHtml html={text} /> : <Text>{t('online.registered')}</Text>}
+        {addNext && <Button onClick={onNext}>{t('online.addNext')}</Button>}
+      </Stack>
+    </OnlineCard>
+  );
+}
+
+/** Registration failures with their own line under registerNoOk (spec §8 Online). */
+const FAILURE_LINES: Record<string, string> = {
+  EMAIL_NOT_VALID: 'online.enterValidEmail',
+  EMAIL_EXIST: 'online.emailExists',
+};
+
+/**
+ * The registration form (spec §2, §5 Online registration) in two to three columns: the channel's
+ * text, first name, last name and e-mail (with the channel's labels), the user fields shown, a
+ * group or days when offered, the photo, and the checking attributes to confirm.
+ */
+function RegistrationForm({
+  channelKey,
+  data,
+  onDone,
+  onAuthLost,
+  onClosed,
+}: {
+  channelKey: string;
+  data: OnlineChannelData;
+  onDone: (result: OnlineRegistrationResult) => void;
+  onAuthLost: (error: ApiError) => void;
+  onClosed: (error: ApiError) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const fields = useMemo(() => onlineFieldDefs(data.customField, language), [data.customField, language]);
+  const schema = useMemo(() => onlineFormSchema(data, fields), [data, fields]);
+  const form = useForm<OnlineFormValues, unknown, OnlineFormOutput>({
+    resolver: zodResolver(schema) as unknown as Resolver<OnlineFormValues, unknown, OnlineFormOutput>,
+    defaultValues: onlineFormValues(data, fields),
+  });
+  const fieldError = useFieldError(form.formState.errors);
+  const [failure, setFailure] = useState<string[] | null>(null);
+  const label = (custom: Parameters<typeof channelText>[0], fallback: string) =>
+    channelText(custom, language) || t(fallback);
+
+  const submit = form.handleSubmit(
+    async (values) => {
+      setFailure(null);
+      try {
+        const result = await onlineApi.register(
+          channelKey,
+          onlinePayload(values, fields, isLanguage(language) ? language : 'cs'),
+        );
+        onDone(result);
+      } catch (error) {
+        if (isAuthLost(error)) return onAuthLost(error);
+        if (isChannelStateError(error)) return onClosed(error);
+        const lines = ['online.registerNoOk'];
+        if (error instanceof ApiError) {
+          if (FAILURE_LINES[error.code]) {
+            lines.push(FAILURE_LINES[error.code]);
+            form.setError('email', { type: 'server', message: FAILURE_LINES[error.code] }, { shouldFocus: true });
+          }
+          for (const field of error.fields) form.setError(field.path as never, { type: 'server', message: field.key });
+        }
+        setFailure(lines);
+      }
+    },
+    () => setFailure(null),
+  );
+
+  const text = channelText(data.textOnline, language);
+  const groupData = data.groups.map((g) => ({
+    value: String(g.id),
+    label: channelText(g.displayName, language) || g.name,
+  }));
+
+  return (
+    <OnlineCard>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="lg">
+          <ChannelHtml html={text} />
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm">
+            <TextInput
+              label={label(data.customNameFirstname, 'online.firstname')}
+              required
+              autoComplete="given-name"
+              {...form.register('firstname')}
+              error={fieldError('firstname')}
+            />
+            <TextInput
+              label={label(data.customNameLastname, 'online.lastname')}
+              required
+              autoComplete="family-name"
+              {...form.register('lastname')}
+              error={fieldError('lastname')}
+            />
+            <TextInput
+              label={label(data.customNameEmail, 'online.email')}
+              type="email"
+              required
+              autoComplete="email"
+              {...form.register('email')}
+              error={fieldError('email')}
+            />
+            {fields.map((field) => (
+              <CustomFieldInput
+                key={field.id}
+                field={field}
+                control={form.control as never}
+                error={fieldError}
+                setError={(key) =>
+                  key
+                    ? form.setError(`customField.${field.id}`, { type: 'manual', message: key })
+                    : form.clearErrors(`customField.${field.id}`)
+                }
+              />
+            ))}
+            {data.viewGroups && (
+              <Controller
+                control={form.control}
+                name="groups"
+                render={({ field }) => (
+                  <Select
+                    label={label(data.groupsSelectName, 'online.group')}
+                    required
+                    data={groupData}
+                    value={field.value[0] ?? null}
+                    onChange={(value) => field.onChange(value ? [value] : [])}
+                    onBlur={field.onBlur}
+                    ref={field.ref}
+                    error={fieldError('groups')}
+                  />
+                )}
+              />
+            )}
+            {data.viewDays && data.days.length > 0 && (
+              <Controller
+                control={form.control}
+                name="days"
+                render={({ field }) => (
+                  <Checkbox.Group
+                    label={label(data.daysSelectName, 'online.days')}
+                    value={field.value}
+                    onChange={field.onChange}
+                    error={fieldError('days')}
+                  >
+                    <Stack gap={6} mt={6}>
+                      {data.days.map((day) => (
+                        <Checkbox
+                          key={day.id}
+                          value={day.id}
+                          label={channelText(day.name, language) || formatDay(day.id, language)}
+                        />
+                      ))}
+                    </Stack>
+                  </Checkbox.Group>
+                )}
+              />
+            )}
+            {data.withPhoto && (
+              <Controller
+                control={form.control}
+                name="image"
+                render={({ field }) => (
+                  <OnlinePhoto
+                    value={field.value}
+                    required={data.requirePhoto}
+                    error={fieldError('image')}
+                    onChange={(value) => {
+                      field.onChange(value);
+                      form.clearErrors('image');
+                    }}
+                    onFileError={(key) => form.setError('image', { type: 'manual', message: key })}
+                  />
+                )}
+              />
+            )}
+          </SimpleGrid>
+          {data.checkingAttributes.length > 0 && (
+            <Input.Wrapper label={t('online.confirmations')}>
+              <Stack gap="xs" mt={6}>
+                {data.checkingAttributes.map((attribute) => {
+                  const text = channelText(attribute.label, language);
+                  return (
+                    <Controller
+                      key={attribute.id}
+                      control={form.control}
+                      name={`checkingAttributes.${attribute.id}`}
+                      render={({ field }) => (
+                        <Checkbox
+                          label={
+                            attribute.url ? (
+                              <Anchor href={attribute.url} target="_blank" rel="noopener noreferrer">
+                                {text}
+                              </Anchor>
+                            ) : (
+                              text
+                            )
+                          }
+                          aria-label={text}
+                          required={attribute.required}
+                          checked={field.value === true}
+                          onChange={(event) => field.onChange(event.currentTarget.checked)}
+                          onBlur={field.onBlur}
+                          ref={field.ref}
+                          error={fieldError(`checkingAttributes.${attribute.id}`)}
+                        />
+                      )}
+                    />
+                  );
+                })}
+              </Stack>
+            </Input.Wrapper>
+          )}
+          {failure && (
+            <Alert color="red" role="alert">
+              {failure.map((key) => (
+                <Text key={key} size="sm">
+                  {t(key)}
+                </Text>
+              ))}
+            </Alert>
+          )}
+          <Group>
+            <WorkingButton type="submit" size="md" busy={form.formState.isSubmitting}>
+              {t('online.register')}
+            </WorkingButton>
+          </Group>
+        </Stack>
+      </form>
+    </OnlineCard>
+  );
+}
