@@ -325,16 +325,20 @@ export class OnlineService {
       if (withPhoto && action.requirePhoto && !body.image)
         errors.push({ path: 'image', key: 'webChannelRules.photoRequired' });
 
-      let groupIds = channel.groupsId;
+      let wanted = channel.groupsId;
       if (channel.viewGroups) {
         const offered = new Set((await this.offeredGroups(channel, action)).map((g) => g.id));
         if (!body.groups.length) errors.push({ path: 'groups', key: 'webChannelRules.groupRequired' });
         else if (!body.groups.every((g) => offered.has(g))) errors.push({ path: 'groups', key: 'basics.invalidValue' });
-        groupIds = body.groups;
+        wanted = body.groups;
       }
-      const chosenGroups = groupIds.length
-        ? await this.groups.find({ where: { subjectId: channel.subjectId, id: In(groupIds) } })
+      // Groups removed or moved to another action since the channel was saved are left out.
+      const chosenGroups = wanted.length
+        ? (await this.groups.find({ where: { subjectId: channel.subjectId, id: In(wanted) } })).filter(
+            (g) => g.actionId === null || g.actionId === action.id,
+          )
         : [];
+      const groupIds = chosenGroups.map((g) => g.id);
       // The groups' zones come along (as the import's "zones from the group").
       const zoneIds = [...new Set(chosenGroups.flatMap((g) => g.zoneIds ?? []))];
       const zones = zoneIds.length

@@ -39,6 +39,8 @@ import {
 } from './online-form-values';
 import { OnlinePhoto } from './online-photo';
 import { ChannelUnavailable, isAuthLost, isChannelStateError, ONLINE_KEY, OnlineCard } from './online-shared';
+import { onlineGeocoder } from '../../api/geocode';
+import { GeocoderProvider } from '../../components/address-input';
 
 /** Html of the channel, made inert, or nothing. */
 function ChannelHtml({ html }: { html: string }) {
@@ -101,14 +103,16 @@ export function OnlineRegistration({
       />
     );
   return (
-    <RegistrationForm
-      key={round}
-      channelKey={channelKey}
-      data={data.data}
-      onDone={setDone}
-      onAuthLost={onAuthLost}
-      onClosed={onClosed}
-    />
+    <GeocoderProvider geocoder={onlineGeocoder(channelKey)}>
+      <RegistrationForm
+        key={round}
+        channelKey={channelKey}
+        data={data.data}
+        onDone={setDone}
+        onAuthLost={onAuthLost}
+        onClosed={onClosed}
+      />
+    </GeocoderProvider>
   );
 }
 

@@ -131,7 +131,7 @@ export function CameraScanner({ onCode, paused = false }: CameraScannerProps) {
           </Stack>
         </Alert>
       )}
-      <AspectRatio ratio={4 / 3} maw={480} display={error ? 'none' : undefined}>
+      <AspectRatio ratio={4 / 3} maw={400} display={error ? 'none' : undefined}>
         <div style={{ position: 'relative', background: 'var(--mantine-color-dark-7)', borderRadius: 4 }}>
           <video
             ref={videoRef}

@@ -170,7 +170,15 @@ describe('accreditation list', { timeout: 20_000 }, () => {
     await user.type(within(panel).getByLabelText('Firma'), 'Acme');
     await user.click(within(panel).getByRole('button', { name: t('accreditation.applyFilter') }));
 
-    const filterData = { text: 'Nov', groupId: 3, zoneId: null, printed: null, customField: { '4': 1, '5': 'Acme' } };
+    const filterData = {
+      text: 'Nov',
+      groupId: 3,
+      zoneId: null,
+      printed: null,
+      entrance: null,
+      entranceDate: null,
+      customField: { '4': 1, '5': 'Acme' },
+    };
     await waitFor(() => expect(bodies('user/filter')).toHaveLength(1));
     expect(bodies('user/filter')[0]).toEqual({ actionId: 7, page: 1, pageSize: 10, filterData });
     expect(await screen.findByText(t('basics.total', { count: 3 }))).toBeInTheDocument();
