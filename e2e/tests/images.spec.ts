@@ -1,11 +1,43 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import bwipjs from 'bwip-js';
 import ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
 import { adminLogin, provisionAdmin, useEnglish } from './support';
 
 const LOGO = path.join(import.meta.dirname, '../fixtures/logo.png');
+
+/**
+ * A video for Chromium's fake camera: a QR code of `text`, black on white, as raw YUV 4:2:0 frames
+ * (the .y4m format `--use-file-for-fake-video-capture` plays in a loop).
+ */
+function qrVideo(text: string): string {
+  const [{ pixs, pixx, pixy }] = bwipjs.raw({ bcid: 'qrcode', text }) as {
+    pixs: number[];
+    pixx: number;
+    pixy: number;
+  }[];
+  const width = 640;
+  const height = 480;
+  const scale = 12;
+  const left = Math.floor((width - pixx * scale) / 2);
+  const top = Math.floor((height - pixy * scale) / 2);
+  const luma = Buffer.alloc(width * height, 235);
+  for (let y = 0; y < pixy * scale; y++)
+    for (let x = 0; x < pixx * scale; x++)
+      if (pixs[Math.floor(y / scale) * pixx + Math.floor(x / scale)]) luma[(top + y) * width + left + x] = 16;
+  const chroma = Buffer.alloc((width / 2) * (height / 2) * 2, 128);
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), luma, chroma]);
+  const file = path.join(os.tmpdir(), `accredo-qr-${process.pid}.y4m`);
+  fs.writeFileSync(
+    file,
+    Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`), ...Array(10).fill(frame)]),
+  );
+  return file;
+}
+const SCAN_CODE = 'PHOTOSCAN0001';
 
 /** Issue 4 in the browser: a sheet naming photos, the photos paired on the import page, and the photo export. */
 test.describe
@@ -97,5 +129,70 @@ test.describe
       const names: string[] = [];
       for await (const entry of zip.eachEntry()) names.push(entry.fileName);
       expect(names).toEqual(['anna.png']);
+    });
+  });
+
+/** The webcam in a real browser: Chromium's fake camera shows a QR code (scanning) or its test picture. */
+test.describe
+  .serial('camera', () => {
+    test.use({
+      launchOptions: {
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--use-fake-ui-for-media-stream',
+          '--use-fake-device-for-media-stream',
+          `--use-file-for-fake-video-capture=${qrVideo(SCAN_CODE)}`,
+        ],
+      },
+    });
+    let admin: { email: string; password: string };
+    test.beforeAll(async ({ request }) => {
+      admin = await provisionAdmin(request, { multiLanguage: true });
+      const login = await request.post('/api/admin/v1/login', {
+        data: { login: admin.email, password: admin.password },
+      });
+      const headers = { authorization: (await login.json()).data.token };
+      const action = (
+        await (
+          await request.post('/api/admin/v1/action', { headers, data: { name: { cs: 'Brána', en: 'Gate' } } })
+        ).json()
+      ).data;
+      const template = await request.get(`/api/admin/v1/user/import/template/${action.id}`, { headers });
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load((await template.body()) as never);
+      wb.worksheets[0].addRow(['Cyril', 'Skener', 'cyril@gate.test', '', '', SCAN_CODE]);
+      const dataFile = `data:;base64,${Buffer.from(await wb.xlsx.writeBuffer()).toString('base64')}`;
+      const imported = await request.post('/api/admin/v1/user/import', {
+        headers,
+        data: { actionId: action.id, dataFile, zonesImportType: 1 },
+      });
+      expect(imported.ok()).toBe(true);
+    });
+    test.beforeEach(async ({ page }) => {
+      await useEnglish(page);
+      await adminLogin(page, admin.email, admin.password);
+    });
+
+    test('the check page reads a QR code with the camera and opens the accreditation', async ({ page }) => {
+      await page.goto('/accreditation/check');
+      await page.getByRole('switch', { name: 'Scan with the camera' }).click();
+      await expect(page).toHaveURL(new RegExp(`/accreditation/check/${SCAN_CODE}$`), { timeout: 20_000 });
+      await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('Cyril');
+    });
+
+    test('a webcam photo becomes the photo of a new accreditation', async ({ page }) => {
+      await page.goto('/accreditation/create');
+      await page.getByRole('textbox', { name: 'First name' }).fill('Dora');
+      await page.getByRole('textbox', { name: 'Last name' }).fill('Kamera');
+      await page.getByRole('textbox', { name: 'E-mail' }).fill('dora@gate.test');
+      await page.getByRole('button', { name: 'Take with the camera' }).click();
+      await page.getByRole('button', { name: 'Take the photo' }).click();
+      await page.getByRole('button', { name: 'Use this photo' }).click();
+      await expect(page.getByRole('img', { name: 'Photo' })).toHaveAttribute('src', /^data:image\/png;base64,/);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect(page).toHaveURL(/\/accreditation\/detail\/\d+$/);
+      await expect(page.getByRole('img', { name: 'Photo' })).toHaveAttribute('src', /^\/api\/file\/.+\.png$/);
     });
   });
