@@ -39,6 +39,25 @@ function qrVideo(text: string): string {
 }
 const SCAN_CODE = 'PHOTOSCAN0001';
 
+// Chromium's fake camera (for the camera journeys; harmless for the others), fed with a QR code.
+test.use({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${qrVideo(SCAN_CODE)}`,
+    ],
+  },
+});
+
 /** Issue 4 in the browser: a sheet naming photos, the photos paired on the import page, and the photo export. */
 test.describe
   .serial('photos', () => {
@@ -135,18 +154,6 @@ test.describe
 /** The webcam in a real browser: Chromium's fake camera shows a QR code (scanning) or its test picture. */
 test.describe
   .serial('camera', () => {
-    test.use({
-      launchOptions: {
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--use-fake-ui-for-media-stream',
-          '--use-fake-device-for-media-stream',
-          `--use-file-for-fake-video-capture=${qrVideo(SCAN_CODE)}`,
-        ],
-      },
-    });
     let admin: { email: string; password: string };
     test.beforeAll(async ({ request }) => {
       admin = await provisionAdmin(request, { multiLanguage: true });

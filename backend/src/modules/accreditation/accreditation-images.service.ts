@@ -216,6 +216,7 @@ export class AccreditationImagesService {
     const action = await this.action(actionId);
     const entries: { name: string; key: string; size: number; mtime: Date }[] = [];
     const used = new Set<string>();
+    const folder = await this.imageService.storageFolder();
     for (let i = 0; i < ids.length; i += 1000) {
       const rows = await this.scoped.find({
         where: { id: In(ids.slice(i, i + 1000)), imageId: Not(IsNull()) },
@@ -229,7 +230,7 @@ export class AccreditationImagesService {
       for (const row of rows) {
         const image = images.get(row.imageId as number);
         if (!image) continue;
-        const key = await this.imageService.storageKey(image.fileKey);
+        const key = `${folder}/${image.fileKey}`;
         if (!(await this.storage.exists(key))) continue;
         const ext = EXT_OF[image.mimeType] ?? 'png';
         let name =

@@ -125,8 +125,13 @@ export class ImageService {
 
   /** Where an image version's bytes are kept in storage. */
   async storageKey(fileKey: string, subjectId = currentSubjectId()): Promise<string> {
+    return `${await this.storageFolder(subjectId)}/${fileKey}`;
+  }
+
+  /** The storage folder of a subject's images (one look-up for many files, e.g. the photo export). */
+  async storageFolder(subjectId = currentSubjectId()): Promise<string> {
     const subject = await this.subjects.findOneByOrFail({ id: subjectId });
-    return `${subject.pathToFiles}/images/${fileKey}`;
+    return `${subject.pathToFiles}/images`;
   }
 }
 
