@@ -3,7 +3,6 @@ import {
   Alert,
   Badge,
   Button,
-  Collapse,
   Group,
   List,
   Paper,
@@ -151,7 +150,7 @@ export function ImageImportPanel({ actionId }: { actionId: number }) {
                   </Button>
                 )}
               </Group>
-              <Collapse expanded={showWaiting}>
+              {showWaiting && (
                 <ScrollArea.Autosize mah={280}>
                   <Table
                     striped
@@ -174,7 +173,7 @@ export function ImageImportPanel({ actionId }: { actionId: number }) {
                     </Table.Tbody>
                   </Table>
                 </ScrollArea.Autosize>
-              </Collapse>
+              )}
               {status.data.unpaired.length > 0 && (
                 <Text size="sm" c="dimmed">
                   {t('imageImport.unpairedCount', { count: status.data.unpaired.length })}:{' '}
