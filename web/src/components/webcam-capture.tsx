@@ -1,9 +1,10 @@
 import { PHOTO_MAX_BYTES } from '@accredo/domain';
-import { Alert, AspectRatio, Button, Group, Image, Loader, Modal, Select, Stack, Text } from '@mantine/core';
-import { IconCamera, IconRefresh } from '@tabler/icons-react';
+import { AspectRatio, Button, Group, Image, Loader, Modal, Stack, Text } from '@mantine/core';
+import { IconCamera } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dataUrlBytes } from '../features/gallery/gallery-constants';
+import { CameraError, CameraPicker } from './camera-controls';
 import {
   CAMERA_STORAGE,
   type CameraOption,
@@ -158,35 +159,8 @@ function WebcamBody({
 
   return (
     <Stack gap="sm">
-      {cameras.length > 0 && (
-        <Select
-          label={t('webcam.camera')}
-          data={cameras}
-          value={activeId && cameras.some((c) => c.value === activeId) ? activeId : null}
-          onChange={choose}
-          allowDeselect={false}
-          disabled={status.kind === 'starting'}
-        />
-      )}
-      {error ? (
-        <Alert color="red" role="alert" title={t('webcam.errorTitle')}>
-          <Stack gap="xs">
-            <Text size="sm">{t(error)}</Text>
-            {error !== 'webcam.unsupported' && (
-              <Group>
-                <Button
-                  size="xs"
-                  variant="light"
-                  leftSection={<IconRefresh size={14} />}
-                  onClick={() => setAttempt((n) => n + 1)}
-                >
-                  {t('webcam.retry')}
-                </Button>
-              </Group>
-            )}
-          </Stack>
-        </Alert>
-      ) : null}
+      <CameraPicker cameras={cameras} activeId={activeId} onChange={choose} disabled={status.kind === 'starting'} />
+      <CameraError error={error} onRetry={() => setAttempt((n) => n + 1)} />
       <AspectRatio ratio={4 / 3} display={error ? 'none' : undefined}>
         <div style={{ position: 'relative', background: 'var(--mantine-color-dark-7)', borderRadius: 4 }}>
           <video

@@ -1,8 +1,8 @@
-import { Alert, AspectRatio, Button, Group, Loader, Select, Stack, Text } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
+import { AspectRatio, Group, Loader, Stack, Text } from '@mantine/core';
 import { BrowserMultiFormatReader, type IScannerControls } from '@zxing/browser';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CameraError, CameraPicker } from '../../../components/camera-controls';
 import {
   CAMERA_STORAGE,
   type CameraOption,
@@ -102,35 +102,8 @@ export function CameraScanner({ onCode, paused = false }: CameraScannerProps) {
 
   return (
     <Stack gap="sm">
-      {cameras.length > 0 && (
-        <Select
-          label={t('webcam.camera')}
-          data={cameras}
-          value={activeId && cameras.some((c) => c.value === activeId) ? activeId : null}
-          onChange={choose}
-          allowDeselect={false}
-          disabled={status.kind === 'starting'}
-        />
-      )}
-      {error && (
-        <Alert color="red" role="alert" title={t('webcam.errorTitle')}>
-          <Stack gap="xs">
-            <Text size="sm">{t(error)}</Text>
-            {error !== 'webcam.unsupported' && (
-              <Group>
-                <Button
-                  size="xs"
-                  variant="light"
-                  leftSection={<IconRefresh size={14} />}
-                  onClick={() => setAttempt((n) => n + 1)}
-                >
-                  {t('webcam.retry')}
-                </Button>
-              </Group>
-            )}
-          </Stack>
-        </Alert>
-      )}
+      <CameraPicker cameras={cameras} activeId={activeId} onChange={choose} disabled={status.kind === 'starting'} />
+      <CameraError error={error} onRetry={() => setAttempt((n) => n + 1)} />
       <AspectRatio ratio={4 / 3} maw={400} display={error ? 'none' : undefined}>
         <div style={{ position: 'relative', background: 'var(--mantine-color-dark-7)', borderRadius: 4 }}>
           <video
