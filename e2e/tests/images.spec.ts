@@ -132,7 +132,9 @@ test.describe
       // The photo is now the accreditation's own.
       await page.goto('/accreditation');
       await page.getByRole('row', { name: /Anna/ }).dblclick();
-      await expect(page.getByRole('img', { name: 'Photo' })).toBeVisible();
+      // The list's avatars are named "Photo: …" too: wait for the detail before looking for its photo.
+      await expect(page).toHaveURL(/\/accreditation\/detail\//);
+      await expect(page.getByRole('img', { name: 'Photo', exact: true })).toBeVisible();
     });
 
     test('export the photos of the selection as a zip named after the action', async ({ page }) => {
