@@ -53,7 +53,8 @@ export async function startBench(db) {
   };
   const stop = async () => {
     await app.close();
-    if (db === 'mariadb') {
+    if (db === 'mariadb' && process.env.BENCH_KEEP) console.log(`kept database ${dbName} (BENCH_KEEP)`);
+    else if (db === 'mariadb') {
       const admin = await new DataSource({ type: 'mariadb', url: `${mariadb}/` }).initialize();
       await admin.query(`DROP DATABASE IF EXISTS \`${dbName}\``);
       await admin.destroy();
