@@ -47,11 +47,6 @@ export interface PrintResult {
   printed: number;
 }
 
-export interface PrintEntry {
-  date: string;
-  adminUser: string | null;
-}
-
 /**
  * Badge printing (spec §2 options: print, §7 user/print): each person's badge is rendered with the
  * accreditation template of their group (the first of their groups that has one) by the one engine
@@ -64,7 +59,6 @@ export class PrintService {
   private readonly groups: TenantRepository<GroupEntity>;
   private readonly zones: TenantRepository<ZoneEntity>;
   private readonly templates: TenantRepository<TemplateEntity>;
-  private readonly prints: TenantRepository<PrintLogEntity>;
 
   constructor(
     private readonly accreditations: AccreditationService,
@@ -72,7 +66,6 @@ export class PrintService {
     @InjectRepository(GroupEntity) groups: Repository<GroupEntity>,
     @InjectRepository(ZoneEntity) zones: Repository<ZoneEntity>,
     @InjectRepository(TemplateEntity) templates: Repository<TemplateEntity>,
-    @InjectRepository(PrintLogEntity) prints: Repository<PrintLogEntity>,
     @InjectRepository(SubjectEntity) private readonly subjects: Repository<SubjectEntity>,
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -81,7 +74,6 @@ export class PrintService {
     this.groups = new TenantRepository(groups);
     this.zones = new TenantRepository(zones);
     this.templates = new TenantRepository(templates);
-    this.prints = new TenantRepository(prints);
   }
 
   async print(input: PrintInput, actor: AdminAuth): Promise<PrintResult> {
@@ -158,28 +150,6 @@ export class PrintService {
       error,
       printed: printed.length,
     };
-  }
-
-  /** The latest prints of an accreditation, newest first (the list's row tooltips, spec §2). */
-  async latestPrints(accreditationId: number, limit = 5): Promise<PrintEntry[]> {
-    const rows = await this.prints.find({
-      where: { accreditationId },
-      order: { id: 'DESC' },
-      take: Math.max(1, Math.min(limit, 100)),
-    });
-    const adminIds = [...new Set(rows.map((r) => r.adminUserId).filter((id): id is number => id !== null))];
-    const names = new Map<number, string>();
-    if (adminIds.length) {
-      const found: { id: number; name: string }[] = await this.ds.query(
-        `SELECT id, name FROM admin_user WHERE id IN (${adminIds.map(() => '?').join(',')})`,
-        adminIds,
-      );
-      for (const u of found) names.set(Number(u.id), u.name);
-    }
-    return rows.map((r) => ({
-      date: r.createdAt.toISOString(),
-      adminUser: r.adminUserId === null ? null : (names.get(r.adminUserId) ?? null),
-    }));
   }
 
   private context(

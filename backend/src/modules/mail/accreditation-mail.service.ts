@@ -5,13 +5,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, In } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { currentSubjectId } from '../../database/tenant.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
-import { AdminUserEntity } from '../admin-user/admin-user.entity.js';
 import { MailTemplateEntity } from '../template/template.entity.js';
 import { templateFailure } from '../template/template-engine.service.js';
 import { MailContexts, MailRenderer, type RenderedMail } from './mail-render.js';
-import { MailQueueEntity } from './mail-queue.entity.js';
 import { type MailRequest, MailService } from './mail.service.js';
 
 export interface QueueTemplateMailInput {
@@ -28,22 +25,6 @@ export interface QueueTemplateMailResult {
 }
 
 /** One mail of a person's history (spec §3 Accreditation: mailQueue and mail entries). */
-export interface AccreditationMail {
-  id: number;
-  status: MailQueueEntity['status'];
-  /** when it was queued */
-  date: string;
-  /** when it was sent, or null */
-  dateSend: string | null;
-  /** why the last attempt failed, or null */
-  fail: string | null;
-  attempts: number;
-  adminUser: string | null;
-  mailTemplate: string | null;
-  note: string | null;
-  subject: string;
-}
-
 /** Accreditations read per query (ids in one IN list). */
 const READ_CHUNK = 500;
 
@@ -167,40 +148,5 @@ export class AccreditationMailService {
       attachCode: template.withAccreditation ? String(context.bc ?? '') || null : null,
     });
     return { queued: 1, email: input.email };
-  }
-
-  /**
-   * The latest mails of a person, newest first (spec §3 Accreditation: mailQueue and mail
-   * entries: date, dateSend, fail, adminUser, mailTemplate, note). Runs in a tenant request.
-   * (The list page reads the same for a whole page through AccreditationHistoryService.)
-   */
-  async latestMails(accreditationId: number, limit = 5): Promise<AccreditationMail[]> {
-    const rows = await this.ds
-      .getRepository(MailQueueEntity)
-      .createQueryBuilder('q')
-      .leftJoin(AdminUserEntity, 'u', 'u.id = q.adminUserId')
-      .leftJoin(MailTemplateEntity, 'm', 'm.id = q.mailTemplateId')
-      .select(['q.id', 'q.status', 'q.createdAt', 'q.sentAt', 'q.failReason', 'q.attempts', 'q.note', 'q.subject'])
-      .addSelect('u.name', 'adminUser')
-      .addSelect('m.name', 'mailTemplate')
-      .where('q.subjectId = :subjectId AND q.accreditationId = :accreditationId', {
-        subjectId: currentSubjectId(),
-        accreditationId,
-      })
-      .orderBy('q.id', 'DESC')
-      .limit(Math.min(Math.max(1, Math.floor(limit)), 100))
-      .getRawAndEntities();
-    return rows.entities.map((r, i) => ({
-      id: r.id,
-      status: r.status,
-      date: r.createdAt.toISOString(),
-      dateSend: r.sentAt ? r.sentAt.toISOString() : null,
-      fail: r.failReason,
-      attempts: r.attempts,
-      adminUser: (rows.raw[i]?.adminUser as string | null) ?? null,
-      mailTemplate: (rows.raw[i]?.mailTemplate as string | null) ?? null,
-      note: r.note,
-      subject: r.subject,
-    }));
   }
 }
