@@ -7,3 +7,9 @@ import { Column, type ColumnOptions } from 'typeorm';
 export const DateColumn = (options: ColumnOptions = {}) => Column({ type: 'datetime', precision: 3, ...options });
 export const BoolColumn = (def: boolean) => Column({ type: 'boolean', default: def });
 export const JsonColumn = (options: ColumnOptions = {}) => Column({ type: 'simple-json', ...options });
+
+/**
+ * A pattern for `LIKE :p ESCAPE '!'` that matches the text anywhere: '!' escapes % and _ the same
+ * way on SQLite and MariaDB (a backslash means different things in their string literals).
+ */
+export const containing = (text: string) => `%${text.replace(/[%_!]/g, (c) => `!${c}`)}%`;

@@ -25,6 +25,7 @@ import { Entrance1763850000000 } from './migrations/1763850000000-entrance.js';
 import { PrintLog1763820000000 } from './migrations/1763820000000-print-log.js';
 import { PrintLogEntity } from '../modules/accreditation/print-log.entity.js';
 import { AccreditationSearchIndex1763860000000 } from './migrations/1763860000000-accreditation-search-index.js';
+import { AccreditationFilterIndexes1763870000000 } from './migrations/1763870000000-accreditation-filter-indexes.js';
 import { EntranceEntity } from '../modules/accreditation/entrance.entity.js';
 import { ImageImportEntity } from '../modules/accreditation/image-import.entity.js';
 import { MailAccreditation1763840000000 } from './migrations/1763840000000-mail-accreditation.js';
@@ -75,12 +76,13 @@ export const MIGRATIONS = [
   EventSetup1763790000000,
   Accreditation1763800000000,
   AccreditationSearch1763810000000,
-  WebChannel1763830000000,
-  Entrance1763850000000,
   PrintLog1763820000000,
-  AccreditationSearchIndex1763860000000,
+  WebChannel1763830000000,
   MailAccreditation1763840000000,
   ImageImport1763845000000,
+  Entrance1763850000000,
+  AccreditationSearchIndex1763860000000,
+  AccreditationFilterIndexes1763870000000,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */

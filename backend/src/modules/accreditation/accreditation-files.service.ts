@@ -324,7 +324,9 @@ export class AccreditationFilesService {
         const zoneLinks = chunk.flatMap((r, k) =>
           [...new Set(r.zoneIds)].map((zoneId) => ({ accreditationId: ids[k], zoneId })),
         );
-        const valueRows = chunk.flatMap((r, k) => r.texts.map((t) => ({ accreditationId: ids[k], ...t })));
+        const valueRows = chunk.flatMap((r, k) =>
+          r.texts.map((t) => ({ accreditationId: ids[k], actionId: action.id, ...t })),
+        );
         if (groupLinks.length) await m.getRepository(AccreditationGroupEntity).insert(groupLinks);
         if (zoneLinks.length) await m.getRepository(AccreditationZoneEntity).insert(zoneLinks);
         for (let j = 0; j < valueRows.length; j += 500)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAccreditations } from '../../testing/seed.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { AccreditationMailService } from '../mail/accreditation-mail.service.js';
 import { AccreditationHistoryService, HISTORY_SIZE } from './accreditation-history.service.js';
@@ -12,6 +13,7 @@ describe('accreditation list: entrance filters and row history (spec §2 Accredi
   let admin: string;
   let history: AccreditationHistoryService;
   let action: { id: number };
+  let subjectId: number;
   const people: { id: number; subjectId: number; actionId: number; firstname: string }[] = [];
 
   const post = (path: string, body: unknown) => t.api('POST', `/api/admin/v1/${path}`, { token: admin, body });
@@ -24,6 +26,7 @@ describe('accreditation list: entrance filters and row history (spec §2 Accredi
   beforeAll(async () => {
     t = await createTestApp();
     const subject = await createSubject(t);
+    subjectId = subject.id;
     admin = await loginAs(t, await createAdminUser(t, subject, { superuser: true }));
     history = t.app.get(AccreditationHistoryService);
     action = (await post('action', { name: ml('Festival') })).body.data;
@@ -53,6 +56,48 @@ describe('accreditation list: entrance filters and row history (spec §2 Accredi
     expect(await names({ entrance: 4, entranceDate: yesterday })).toEqual(['Cyril', 'Dana']);
     // Combined with another filter, and on the select-all form of a bulk call.
     expect(await names({ entrance: 1, text: 'bob' })).toEqual(['Bob']);
+  });
+
+  it('counts broad entrance filters exactly, and a deleted person leaves the entry log', async () => {
+    // 2,100 people: 2,050 entered today (the first 20 twice, the next 10 also yesterday), 10
+    // only left; past the list's selective cap, so the counts come from the entry log's index.
+    const festival = (await post('action', { name: ml('Big festival') })).body.data;
+    const ids = await seedAccreditations(t.ds, { subjectId, actionId: festival.id, count: 2100 });
+    const today = localDay();
+    const yesterday = localDay(new Date(Date.now() - 86_400_000));
+    const log: [number, number, string][] = [
+      ...ids.slice(0, 2050).map((id) => [id, 1, today] as [number, number, string]),
+      ...ids.slice(0, 20).map((id) => [id, 1, today] as [number, number, string]),
+      ...ids.slice(20, 30).map((id) => [id, 1, yesterday] as [number, number, string]),
+      ...ids.slice(2050, 2060).map((id) => [id, 0, today] as [number, number, string]),
+    ];
+    for (let k = 0; k < log.length; k += 300) {
+      const chunk = log.slice(k, k + 300);
+      await t.ds.query(
+        `INSERT INTO entrance (subjectId, actionId, accreditationId, type, day, createdAt) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap(([id, type, day]) => [subjectId, festival.id, id, type, day, `${day} 10:00:00.000`]),
+      );
+    }
+    const filter = async (filterData: object) =>
+      (await post('user/filter', { actionId: festival.id, page: 1, pageSize: 10, filterData })).body;
+    const entered = await filter({ entrance: 1 });
+    expect(entered.max).toBe(2050);
+    expect(entered.data.map((r: { id: number }) => r.id)).toEqual(ids.slice(2040, 2050).reverse());
+    expect((await filter({ entrance: 2 })).max).toBe(2050);
+    expect((await filter({ entrance: 2, entranceDate: yesterday })).max).toBe(10);
+    const notEntered = await filter({ entrance: 3 });
+    expect(notEntered.max).toBe(50);
+    expect(notEntered.data.map((r: { id: number }) => r.id)).toEqual(ids.slice(2090).reverse());
+    expect((await filter({ entrance: 4 })).max).toBe(50);
+    expect((await filter({ entrance: 4, entranceDate: yesterday })).max).toBe(2090);
+    expect((await filter({ entrance: 1, text: 'p205' })).max).toBe(1 + 1);
+
+    const gone = ids.slice(0, 100);
+    expect((await post('user/delete', { actionId: festival.id, userId: gone, type: 1 })).body.data.changed).toBe(100);
+    const [left] = await t.ds.query(`SELECT COUNT(*) AS n FROM entrance WHERE accreditationId IN (${gone.join(',')})`);
+    expect(Number(left.n)).toBe(0);
+    expect((await filter({ entrance: 1 })).max).toBe(1950);
+    expect((await filter({ entrance: 3 })).max).toBe(50);
   });
 
   it('rejects a malformed day and an unknown entrance type with field errors', async () => {

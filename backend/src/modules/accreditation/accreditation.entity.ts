@@ -96,15 +96,22 @@ export class AccreditationZoneEntity {
   zoneId: number;
 }
 
-/** User-field values as searchable text (the filter panel), one row per field. */
+/**
+ * User-field values as searchable text (the filter panel), one row per field. `actionId` repeats
+ * the accreditation's action (which never changes) so that a filter on one field of one action
+ * reads one index range, and counts without touching the accreditations.
+ */
 @Entity('accreditation_value')
-@Index('IDX_accreditation_value_field', ['fieldId', 'value'])
+@Index('IDX_accreditation_value_field', ['fieldId', 'actionId', 'value'])
 export class AccreditationValueEntity {
   @PrimaryColumn({ type: 'int' })
   accreditationId: number;
 
   @PrimaryColumn({ type: 'int' })
   fieldId: number;
+
+  @Column({ type: 'int' })
+  actionId: number;
 
   @Column({ type: 'varchar', length: 500 })
   value: string;

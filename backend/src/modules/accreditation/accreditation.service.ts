@@ -15,6 +15,7 @@ import { AppError } from '../../common/app-error.js';
 import { randomCode } from '../../common/crypto.js';
 import { assertOwned } from '../../common/crud.js';
 import type { AdminAuth } from '../../common/request.js';
+import { containing } from '../../database/columns.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
@@ -23,7 +24,7 @@ import { ImageEntity } from '../image/image.entity.js';
 import { ImageService } from '../image/image.service.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import { AccreditationHistoryService } from './accreditation-history.service.js';
-import { localDay } from './entrance.entity.js';
+import { EntranceEntity, localDay } from './entrance.entity.js';
 import {
   AccreditationEntity,
   AccreditationGroupEntity,
@@ -95,16 +96,11 @@ export interface AccreditationDto {
 /** Up to this many matches a filter counts as selective (see AccreditationService.page). */
 const SELECTIVE = 2000;
 
-/** Whether a filter narrows the list at all. */
-function hasCondition(f: AccreditationFilter): boolean {
-  return Boolean(
-    f.text ||
-      f.groupId ||
-      f.zoneId ||
-      f.printed ||
-      f.entrance ||
-      Object.values(f.customField ?? {}).some((v) => v !== '' && v !== null),
-  );
+/** A filter as a query, with how many conditions it holds and, for some, a cheaper count. */
+interface Filtered {
+  qb: SelectQueryBuilder<AccreditationEntity>;
+  conditions: number;
+  count?: () => Promise<number>;
 }
 
 @Injectable()
@@ -171,7 +167,7 @@ export class AccreditationService {
             updatedAt: now,
           });
           const saved = await repo.save(row);
-          await this.writeLinks(m, saved.id, prepared, true);
+          await this.writeLinks(m, saved, prepared, true);
           if (options.inTransaction) await options.inTransaction(m, saved);
           if (mariadb) {
             // customId is the order in the action: numbered last, under a lock on the action's
@@ -202,7 +198,7 @@ export class AccreditationService {
         Object.assign(row, prepared.row, { updatedAt: new Date() });
         row.search = searchText(row);
         await m.getRepository(AccreditationEntity).save(row);
-        await this.writeLinks(m, id, prepared);
+        await this.writeLinks(m, row, prepared);
       })
       .catch((err) => {
         throw isEmailConflict(err) ? emailExists() : err;
@@ -233,16 +229,14 @@ export class AccreditationService {
 
   async list(actionId: number, page: number, pageSize: number, filter: AccreditationFilter | null) {
     const action = await this.action(actionId);
-    const qb = this.filtered(action.id, filter);
-    const rows = await this.page(qb, page, pageSize, Boolean(filter && hasCondition(filter)));
-    const max = rows.max;
+    const rows = await this.page(await this.filtered(action.id, filter), page, pageSize);
     const [data, history] = await Promise.all([
       this.toDtos(rows.rows),
       this.history.forAccreditations(rows.rows.map((r) => r.id)),
     ]);
     return {
       data: data.map((dto) => ({ ...dto, history: history.get(dto.id) })),
-      max,
+      max: rows.max,
       customField: await this.actionFields(action),
     };
   }
@@ -255,13 +249,12 @@ export class AccreditationService {
    * page, quickly exactly because matches are common (bench/accreditation-list.mjs).
    */
   private async page(
-    qb: SelectQueryBuilder<AccreditationEntity>,
+    { qb, conditions, count }: Filtered,
     page: number,
     pageSize: number,
-    filtered: boolean,
   ): Promise<{ rows: AccreditationEntity[]; max: number }> {
     const offset = (page - 1) * pageSize;
-    if (filtered) {
+    if (conditions) {
       const ids = (
         await qb
           .clone()
@@ -277,52 +270,98 @@ export class AccreditationService {
     }
     const [rows, max] = await Promise.all([
       qb.clone().orderBy('a.id', 'DESC').offset(offset).limit(pageSize).getMany(),
-      qb.getCount(),
+      count ? count() : qb.getCount(),
     ]);
     return { rows, max };
   }
 
-  private filtered(actionId: number, filter: AccreditationFilter | null): SelectQueryBuilder<AccreditationEntity> {
+  /**
+   * The filter panel (spec §2) as one query on the action's accreditations, how many conditions it
+   * holds, and, where one user field is the only condition, a cheaper way to count its matches.
+   */
+  private async filtered(actionId: number, filter: AccreditationFilter | null): Promise<Filtered> {
     const qb = this.scoped.query('a').andWhere('a.actionId = :actionId', { actionId });
-    if (!filter) return qb;
+    let conditions = 0;
+    const where = (sql: string, params?: Record<string, unknown>) => {
+      qb.andWhere(sql, params);
+      conditions++;
+    };
+    // A way to count the matches of the one condition there is, cheaper than the combined query.
+    let soleCount: (() => Promise<number>) | undefined;
+    if (!filter) return { qb, conditions };
     if (filter.text) {
-      // One lower-cased column (names, e-mail, code); '!' escapes the same way on SQLite and MariaDB.
-      const like = `%${filter.text.toLowerCase().replace(/[%_!]/g, (c) => `!${c}`)}%`;
-      qb.andWhere("a.search LIKE :like ESCAPE '!'", { like });
+      // One lower-cased column: names, e-mail, code.
+      where("a.search LIKE :like ESCAPE '!'", { like: containing(filter.text.toLowerCase()) });
     }
     if (filter.groupId) {
-      qb.andWhere('a.id IN (SELECT g.accreditationId FROM accreditation_group g WHERE g.groupId = :groupId)', {
+      where('a.id IN (SELECT g.accreditationId FROM accreditation_group g WHERE g.groupId = :groupId)', {
         groupId: filter.groupId,
       });
     }
     if (filter.zoneId) {
-      qb.andWhere('a.id IN (SELECT z.accreditationId FROM accreditation_zone z WHERE z.zoneId = :zoneId)', {
+      where('a.id IN (SELECT z.accreditationId FROM accreditation_zone z WHERE z.zoneId = :zoneId)', {
         zoneId: filter.zoneId,
       });
     }
-    if (filter.printed === 1) qb.andWhere('a.printCount > 0');
-    if (filter.printed === -1) qb.andWhere('a.printCount = 0');
+    if (filter.printed === 1) where('a.printCount > 0');
+    if (filter.printed === -1) where('a.printCount = 0');
     if (filter.entrance) {
       // 1 entered, 2 entered on a day, 3 not entered, 4 not entered on a day (spec §2); the day
       // defaults to today, as the date picker does.
       const onDay = filter.entrance === 2 || filter.entrance === 4;
-      const entered = `SELECT e.accreditationId FROM entrance e WHERE e.actionId = :actionId AND e.type = 1${onDay ? ' AND e.day = :entranceDay' : ''}`;
-      qb.andWhere(`a.id ${filter.entrance <= 2 ? 'IN' : 'NOT IN'} (${entered})`, {
-        entranceDay: filter.entranceDate || localDay(),
-      });
+      const params = { actionId, entranceDay: filter.entranceDate || localDay() };
+      const day = onDay ? ' AND e.day = :entranceDay' : '';
+      const entered = `SELECT e.accreditationId FROM entrance e WHERE e.actionId = :actionId AND e.type = 1${day}`;
+      const not = filter.entrance > 2;
+      where(`a.id ${not ? 'NOT IN' : 'IN'} (${entered})`, params);
+      // Alone, counted from IDX_entrance_filter (action, type, day, person) without a probe per
+      // accreditation: the entry log holds rows of existing accreditations only (remove()).
+      soleCount = async () => {
+        const [row] = await this.ds
+          .createQueryBuilder()
+          .from('entrance', 'e')
+          .select('COUNT(DISTINCT e.accreditationId)', 'n')
+          .where(`e.actionId = :actionId AND e.type = 1${day}`, params)
+          .getRawMany<{ n: number }>();
+        return not
+          ? (await this.scoped.query('a').andWhere('a.actionId = :actionId', params).getCount()) - Number(row.n)
+          : Number(row.n);
+      };
     }
-    Object.entries(filter.customField ?? {}).forEach(([fieldId, wanted], i) => {
-      if (wanted === '' || wanted === null || !/^\d+$/.test(fieldId)) return;
+    for (const [i, [fieldId, wanted]] of Object.entries(filter.customField ?? {}).entries()) {
+      if (wanted === '' || wanted === null || !/^\d+$/.test(fieldId)) continue;
       const exact = String(wanted) === '1' || String(wanted) === '-1';
-      qb.andWhere(
-        `a.id IN (SELECT v${i}.accreditationId FROM accreditation_value v${i} WHERE v${i}.fieldId = :f${i} AND v${i}.value ${exact ? '=' : 'LIKE'} :v${i}${exact ? '' : " ESCAPE '!'"})`,
-        {
-          [`f${i}`]: Number(fieldId),
-          [`v${i}`]: exact ? String(wanted) : `%${String(wanted).replace(/[%_!]/g, (c) => `!${c}`)}%`,
-        },
-      );
-    });
-    return qb;
+      const v = `v${i}`;
+      const condition = `${v}.fieldId = :f${i} AND ${v}.actionId = :actionId AND ${v}.value ${exact ? '= :' : 'LIKE :'}${v}${exact ? '' : " ESCAPE '!'"}`;
+      const params = {
+        actionId,
+        [`f${i}`]: Number(fieldId),
+        [v]: exact ? String(wanted) : containing(String(wanted)),
+      };
+      // The field's matches are read first through IDX_accreditation_value_field (field, action,
+      // value): MariaDB would drive `a.id IN (SELECT … FROM accreditation_value …)` from the
+      // action's rows, one probe each, several times slower than handing over a short list. A broad
+      // match stays a sub-query; alone, it is counted from the index without touching the rows.
+      const values = () => this.ds.createQueryBuilder().from('accreditation_value', v).where(condition, params);
+      const ids = (
+        await values()
+          .select(`${v}.accreditationId`, 'id')
+          .limit(SELECTIVE + 1)
+          .getRawMany<{ id: number }>()
+      ).map((r) => Number(r.id));
+      if (ids.length > SELECTIVE) {
+        where(`a.id IN (SELECT ${v}.accreditationId FROM accreditation_value ${v} WHERE ${condition})`, params);
+        soleCount = async () => {
+          const [row] = await values().select('COUNT(*)', 'n').getRawMany<{ n: number }>();
+          return Number(row.n);
+        };
+      } else if (ids.length) {
+        where(`a.id IN (:...ids${i})`, { [`ids${i}`]: ids });
+      } else {
+        where('1 = 0');
+      }
+    }
+    return { qb, conditions, count: conditions === 1 ? soleCount : undefined };
   }
 
   // ---- bulk changes (spec §7: ids, or `all` with the filter) ----
@@ -330,8 +369,8 @@ export class AccreditationService {
   async resolveIds(actionId: number, ids: number[], all: boolean, filter: AccreditationFilter): Promise<number[]> {
     await this.action(actionId);
     if (all)
-      return (await this.filtered(actionId, filter).select('a.id', 'id').getRawMany<{ id: number }>()).map((r) =>
-        Number(r.id),
+      return (await (await this.filtered(actionId, filter)).qb.select('a.id', 'id').getRawMany<{ id: number }>()).map(
+        (r) => Number(r.id),
       );
     if (!ids.length) return [];
     const found: number[] = [];
@@ -462,6 +501,8 @@ export class AccreditationService {
           AccreditationZoneEntity,
           AccreditationValueEntity,
           CreditTransactionEntity,
+          // The entry log goes with the person (the list counts entries from it alone).
+          EntranceEntity,
         ]) {
           await m.getRepository(entity).delete({ accreditationId: In(chunk) });
         }
@@ -651,7 +692,7 @@ export class AccreditationService {
 
   private async writeLinks(
     m: EntityManager,
-    id: number,
+    { id, actionId }: { id: number; actionId: number },
     p: { groupIds: number[]; zoneIds: number[]; texts: { fieldId: number; value: string }[] },
     fresh = false,
   ) {
@@ -670,7 +711,9 @@ export class AccreditationService {
         .getRepository(AccreditationZoneEntity)
         .insert(p.zoneIds.map((zoneId) => ({ accreditationId: id, zoneId })));
     if (p.texts.length)
-      await m.getRepository(AccreditationValueEntity).insert(p.texts.map((t) => ({ accreditationId: id, ...t })));
+      await m
+        .getRepository(AccreditationValueEntity)
+        .insert(p.texts.map((t) => ({ accreditationId: id, actionId, ...t })));
   }
 
   private async replaceLinks(

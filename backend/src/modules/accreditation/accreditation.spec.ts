@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngDataUrl } from '../../testing/images.js';
+import { seedAccreditations } from '../../testing/seed.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
@@ -13,6 +14,7 @@ describe('accreditations (spec §7 Accreditations, §5, §8)', () => {
   let fields: Record<string, { id: number; options: { id: string; value: string }[] }>;
   let groups: { id: number }[];
   let zone: { id: number };
+  let subjectId: number;
 
   const post = (path: string, body: unknown, token = admin) => t.api('POST', `/api/admin/v1/${path}`, { token, body });
   const put = (path: string, body: unknown, token = admin) => t.api('PUT', `/api/admin/v1/${path}`, { token, body });
@@ -32,6 +34,7 @@ describe('accreditations (spec §7 Accreditations, §5, §8)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     const subject = await createSubject(t);
+    subjectId = subject.id;
     admin = await loginAs(t, await createAdminUser(t, subject, { superuser: true }));
     reader = await loginAs(t, await createAdminUser(t, subject, { grant: [['user', 'getUser']] }));
     stranger = await loginAs(t, await createAdminUser(t, await createSubject(t), { superuser: true }));
@@ -320,5 +323,41 @@ describe('accreditations (spec §7 Accreditations, §5, §8)', () => {
       [1, 100],
     ]);
     expect(after.history[0].adminUser).toBe('Test User');
+  });
+
+  it('counts and pages a broad user-field filter (more matches than are read at once) exactly', async () => {
+    // 2,100 people in one action, 2,050 of them at Big Co; the same field holds Big Co for 30
+    // people of another action, who must not count.
+    const make = async (n: number) =>
+      (await post('action', { name: ml(`Broad ${n}`), customField: [{ id: fields.company.id }] })).body.data;
+    const [broad, other] = [await make(1), await make(2)];
+    const ids = await seedAccreditations(t.ds, {
+      subjectId,
+      actionId: broad.id,
+      count: 2100,
+      values: (n) => ({ [fields.company.id]: n <= 2050 ? 'Big Co' : 'Small Co' }),
+    });
+    await seedAccreditations(t.ds, {
+      subjectId,
+      actionId: other.id,
+      count: 30,
+      values: () => ({ [fields.company.id]: 'Big Co' }),
+    });
+    const filter = (filterData: object, page = 1) =>
+      post('user/filter', { actionId: broad.id, page, pageSize: 10, filterData });
+
+    const first = (await filter({ customField: { [fields.company.id]: 'big' } })).body;
+    expect(first.max).toBe(2050);
+    expect(first.data.map((r: { id: number }) => r.id)).toEqual(ids.slice(0, 2050).reverse().slice(0, 10));
+    const last = (await filter({ customField: { [fields.company.id]: 'big' } }, 205)).body;
+    expect(last.data.map((r: { id: number }) => r.id)).toEqual(ids.slice(0, 10).reverse());
+    expect((await filter({ customField: { [fields.company.id]: 'small' } })).body.max).toBe(50);
+    expect((await filter({ customField: { [fields.company.id]: 'co' } })).body.max).toBe(2100);
+    // With a second condition the count comes from the combined query.
+    expect((await filter({ text: 'p20', customField: { [fields.company.id]: 'big' } })).body.max).toBe(62);
+    expect((await filter({ customField: { [fields.company.id]: 'nobody' } })).body).toMatchObject({
+      max: 0,
+      data: [],
+    });
   });
 });

@@ -8,7 +8,7 @@ import { DateColumn } from '../../database/columns.js';
  */
 @Entity('entrance')
 @Index('IDX_entrance_accreditation', ['accreditationId', 'day'])
-@Index('IDX_entrance_action_day', ['actionId', 'day'])
+@Index('IDX_entrance_filter', ['actionId', 'type', 'day', 'accreditationId'])
 export class EntranceEntity {
   @PrimaryGeneratedColumn()
   id: number;

@@ -5,6 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Raw, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { containing } from '../../database/columns.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { StorageService } from '../storage/storage.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
@@ -43,13 +44,8 @@ export class ImageService {
   async list(q: z.output<typeof imageListSchema>): Promise<Paged<ImageDto>> {
     const where = {
       ...(q.type ? { type: q.type } : {}),
-      // '!' escapes % and _ the same way on SQLite and MariaDB (a backslash does not).
       ...(q.phrase
-        ? {
-            name: Raw((column) => `${column} LIKE :phrase ESCAPE '!'`, {
-              phrase: `%${q.phrase.replace(/[%_!]/g, (c) => `!${c}`)}%`,
-            }),
-          }
+        ? { name: Raw((column) => `${column} LIKE :phrase ESCAPE '!'`, { phrase: containing(q.phrase) }) }
         : {}),
     };
     const [rows, max] = await Promise.all([
