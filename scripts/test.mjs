@@ -49,6 +49,7 @@ console.log('• types (tsc)');
 await must(process.execPath, [tsc, '-b', 'libs/domain', 'libs/i18n', 'libs/templates']);
 await must(process.execPath, [tsc, '-p', 'backend/tsconfig.json', '--noEmit']);
 await must(process.execPath, [tsc, '-p', 'web/tsconfig.json', '--noEmit']);
+await must(process.execPath, [tsc, '-p', 'e2e/tsconfig.json', '--noEmit']);
 
 const mariadbUrl = process.env.TEST_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';
 const { hostname, port } = new URL(mariadbUrl);

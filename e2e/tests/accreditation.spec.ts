@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { adminLogin, provisionAdmin, useEnglish } from './support';
+import { adminApi, adminLogin, provisionAdmin, useEnglish } from './support';
 
 /** Issue 4 in the browser: find people by filter in the current action and assign a group in bulk. */
 test.describe
@@ -9,12 +9,7 @@ test.describe
     let admin: { email: string; password: string };
     test.beforeAll(async ({ request }) => {
       admin = await provisionAdmin(request, { multiLanguage: true });
-      const login = await request.post('/api/admin/v1/login', {
-        data: { login: admin.email, password: admin.password },
-      });
-      const headers = { authorization: (await login.json()).data.token };
-      const post = async (path: string, data: unknown) =>
-        (await (await request.post(`/api/admin/v1/${path}`, { headers, data })).json()).data;
+      const { post } = await adminApi(request, admin);
       const action = await post('action', { name: { cs: 'Festival', en: 'Festival' } });
       await post('groups', { name: 'Volunteers', actionId: action.id });
       for (const [firstname, lastname] of [
@@ -92,15 +87,9 @@ test.describe
       page,
       request,
     }, testInfo) => {
-      const login = await request.post('/api/admin/v1/login', {
-        data: { login: admin.email, password: admin.password },
-      });
-      const token = (await login.json()).data.token;
-      const actions = (await (await request.get('/api/admin/v1/action', { headers: { authorization: token } })).json())
-        .data;
-      const template = await request.get(`/api/admin/v1/user/import/template/${actions[0].id}`, {
-        headers: { authorization: token },
-      });
+      const api = await adminApi(request, admin);
+      const actions = (await (await api.get('action')).json()).data;
+      const template = await api.get(`user/import/template/${actions[0].id}`);
       const file = async (rows: string[][]) => {
         const wb = new ExcelJS.Workbook();
         await wb.xlsx.load((await template.body()) as never);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { adminLogin, provisionAdmin, useEnglish } from './support';
+import { adminApi, adminLogin, provisionAdmin, useEnglish } from './support';
 
 /**
  * Issues 4 and 5 in the browser: a badge template written, checked and previewed; a group printing
@@ -11,12 +11,7 @@ test.describe
     let admin: { email: string; password: string };
     test.beforeAll(async ({ request }) => {
       admin = await provisionAdmin(request, { multiLanguage: true });
-      const login = await request.post('/api/admin/v1/login', {
-        data: { login: admin.email, password: admin.password },
-      });
-      const headers = { authorization: (await login.json()).data.token };
-      const post = async (path: string, data: unknown) =>
-        (await (await request.post(`/api/admin/v1/${path}`, { headers, data })).json()).data;
+      const { post } = await adminApi(request, admin);
       const action = await post('action', { name: { cs: 'Expo 2027', en: 'Expo 2027' } });
       await post('user', { actionId: action.id, firstname: 'Otto', lastname: 'Unprinted', email: 'otto@expo.test' });
     });

@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import bwipjs from 'bwip-js';
 import ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
-import { adminLogin, provisionAdmin, useEnglish } from './support';
+import { adminApi, adminLogin, provisionAdmin, useEnglish } from './support';
 
 const LOGO = path.join(import.meta.dirname, '../fixtures/logo.png');
 
@@ -65,15 +65,8 @@ test.describe
     let actionId: number;
     test.beforeAll(async ({ request }) => {
       admin = await provisionAdmin(request, { multiLanguage: true });
-      const login = await request.post('/api/admin/v1/login', {
-        data: { login: admin.email, password: admin.password },
-      });
-      const headers = { authorization: (await login.json()).data.token };
-      const action = await request.post('/api/admin/v1/action', {
-        headers,
-        data: { name: { cs: 'Fotky', en: 'Photo day' } },
-      });
-      actionId = (await action.json()).data.id;
+      const { post } = await adminApi(request, admin);
+      actionId = (await post('action', { name: { cs: 'Fotky', en: 'Photo day' } })).id;
     });
     test.beforeEach(async ({ page }) => {
       await useEnglish(page);
@@ -84,12 +77,7 @@ test.describe
       page,
       request,
     }, testInfo) => {
-      const login = await request.post('/api/admin/v1/login', {
-        data: { login: admin.email, password: admin.password },
-      });
-      const template = await request.get(`/api/admin/v1/user/import/template/${actionId}`, {
-        headers: { authorization: (await login.json()).data.token },
-      });
+      const template = await (await adminApi(request, admin)).get(`user/import/template/${actionId}`);
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load((await template.body()) as never);
       const header = (wb.worksheets[0].getRow(1).values as unknown[]).slice(1);
@@ -159,25 +147,14 @@ test.describe
     let admin: { email: string; password: string };
     test.beforeAll(async ({ request }) => {
       admin = await provisionAdmin(request, { multiLanguage: true });
-      const login = await request.post('/api/admin/v1/login', {
-        data: { login: admin.email, password: admin.password },
-      });
-      const headers = { authorization: (await login.json()).data.token };
-      const action = (
-        await (
-          await request.post('/api/admin/v1/action', { headers, data: { name: { cs: 'Brána', en: 'Gate' } } })
-        ).json()
-      ).data;
-      const template = await request.get(`/api/admin/v1/user/import/template/${action.id}`, { headers });
+      const api = await adminApi(request, admin);
+      const action = await api.post('action', { name: { cs: 'Brána', en: 'Gate' } });
+      const template = await api.get(`user/import/template/${action.id}`);
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load((await template.body()) as never);
       wb.worksheets[0].addRow(['Cyril', 'Skener', 'cyril@gate.test', '', '', SCAN_CODE]);
       const dataFile = `data:;base64,${Buffer.from(await wb.xlsx.writeBuffer()).toString('base64')}`;
-      const imported = await request.post('/api/admin/v1/user/import', {
-        headers,
-        data: { actionId: action.id, dataFile, zonesImportType: 1 },
-      });
-      expect(imported.ok()).toBe(true);
+      await api.post('user/import', { actionId: action.id, dataFile, zonesImportType: 1 });
     });
     test.beforeEach(async ({ page }) => {
       await useEnglish(page);

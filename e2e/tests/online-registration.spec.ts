@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { adminLogin, provisionAdmin, useEnglish } from './support';
+import { adminApi, adminLogin, provisionAdmin, useEnglish } from './support';
 
 /** A date `days` from today as the wire's date-time (noon, so no time zone moves it across today). */
 function dayFromToday(days: number): string {
@@ -13,16 +13,6 @@ async function channelKeyOnPage(page: Page): Promise<string> {
   const key = href?.split('/').pop();
   expect(key).toBeTruthy();
   return decodeURIComponent(key as string);
-}
-
-async function adminApi(request: APIRequestContext, admin: { email: string; password: string }) {
-  const login = await request.post('/api/admin/v1/login', { data: { login: admin.email, password: admin.password } });
-  const headers = { authorization: (await login.json()).data.token };
-  return async (path: string, data: unknown) => {
-    const response = await request.post(`/api/admin/v1/${path}`, { headers, data });
-    expect(response.ok()).toBe(true);
-    return (await response.json()).data;
-  };
 }
 
 /**
@@ -39,7 +29,7 @@ test.describe
 
     test.beforeAll(async ({ request }) => {
       admin = await provisionAdmin(request, { multiLanguage: true });
-      const post = await adminApi(request, admin);
+      const { post } = await adminApi(request, admin);
       const field = await post('custom-field', {
         name: 'company',
         label: { cs: 'Firma', sk: 'Firma', en: 'Company', de: 'Unternehmen' },
@@ -157,7 +147,7 @@ test.describe
     });
 
     test('channels outside their dates say so instead of showing the form', async ({ page, request }) => {
-      const post = await adminApi(request, admin);
+      const { post } = await adminApi(request, admin);
       const later = await post('web-channel', { name: 'Later', actionId, dateFrom: dayFromToday(1) });
       const over = await post('web-channel', {
         name: 'Over',

@@ -91,3 +91,18 @@ export async function provisionAdmin(
   expect(verified.ok()).toBe(true);
   return { email, password, subjectId };
 }
+
+/** A signed-in caller of the admin API, for setting up a journey's data. */
+export async function adminApi(request: APIRequestContext, admin: { email: string; password: string }) {
+  const login = await request.post('/api/admin/v1/login', { data: { login: admin.email, password: admin.password } });
+  expect(login.ok()).toBe(true);
+  const headers = { authorization: (await login.json()).data.token as string };
+  // biome-ignore lint/suspicious/noExplicitAny: the set-up reads whatever the call returns
+  const post = async (path: string, data: unknown): Promise<any> => {
+    const response = await request.post(`/api/admin/v1/${path}`, { headers, data });
+    expect(response.ok(), `POST ${path}`).toBe(true);
+    return (await response.json()).data;
+  };
+  const get = (path: string) => request.get(`/api/admin/v1/${path}`, { headers });
+  return { headers, post, get };
+}
