@@ -57,7 +57,7 @@ afterEach(() => {
   void i18n.changeLanguage('cs');
 });
 
-describe('admin application', { timeout: 20_000 }, () => {
+describe('admin application', () => {
   it('lists system users with the verify button for manage users and the layout controls', async () => {
     const fetchMock = mockApi({
       'GET authorization': session(),

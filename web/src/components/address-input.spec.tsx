@@ -39,7 +39,7 @@ function Harness({ geocoder, onChange }: { geocoder: Geocoder | null; onChange: 
   );
 }
 
-describe('address suggestions', { timeout: 20_000 }, () => {
+describe('address suggestions', () => {
   it('searches 500 ms after the last key and fills street, city, zip and position from the picked address', async () => {
     const geocoder = fakeGeocoder();
     const onChange = vi.fn();

@@ -45,7 +45,7 @@ afterEach(() => {
 
 const video = () => screen.getByLabelText(t('webcam.preview')) as HTMLVideoElement;
 
-describe('webcam photo', { timeout: 20_000 }, () => {
+describe('webcam photo', () => {
   it('shows the camera, takes a PNG snapshot, and gives it to the caller when accepted', async () => {
     const front = fakeStream('front');
     mockMedia(async () => front.stream);

@@ -2,8 +2,8 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
-// The whole app renders slowly in jsdom on a busy CI machine: wait up to 5 s for findBy/waitFor.
-configure({ asyncUtilTimeout: 5000 });
+// The whole app renders slowly in jsdom on a busy CI machine: wait up to 10 s for findBy/waitFor.
+configure({ asyncUtilTimeout: 10_000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {

@@ -66,7 +66,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('action detail', { timeout: 20_000 }, () => {
+describe('action detail', () => {
   it('regenerates the days from the range on the Date tab and adds a remaining day back', async () => {
     const saved = actionDto({ dateFrom: '2026-05-02T08:00', dateTo: '2026-05-04T23:59' });
     const { calls } = mockAdminApi({ ...common, 'GET action/7': actionDto(), 'PUT action/7': saved });
@@ -294,7 +294,7 @@ describe('action detail', { timeout: 20_000 }, () => {
   });
 });
 
-describe('action list', { timeout: 20_000 }, () => {
+describe('action list', () => {
   it('lists actions in the current language with a cs fallback and opens one on double-click', async () => {
     mockAdminApi({
       ...common,
@@ -317,7 +317,7 @@ describe('action list', { timeout: 20_000 }, () => {
   });
 });
 
-describe('current action', { timeout: 20_000 }, () => {
+describe('current action', () => {
   it('starts at the remembered lastAction and remembers another one', async () => {
     const { calls } = mockAdminApi({
       'GET actual': { id: 1, lastAction: 2 },

@@ -53,7 +53,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('custom field form', { timeout: 20_000 }, () => {
+describe('custom field form', () => {
   it('shows the options list only for the select types, clears it otherwise and posts the right body', async () => {
     const { calls } = mockAdminApi({
       'GET custom-field-type': TYPES,
@@ -141,7 +141,7 @@ describe('custom field form', { timeout: 20_000 }, () => {
   });
 });
 
-describe('custom field list', { timeout: 20_000 }, () => {
+describe('custom field list', () => {
   it('shows name, label in the current language (cs fallback), type and options, and copies the placeholder', async () => {
     mockAdminApi({
       'GET custom-field': [

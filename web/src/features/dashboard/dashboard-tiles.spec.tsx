@@ -28,7 +28,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('dashboard tiles', { timeout: 20_000 }, () => {
+describe('dashboard tiles', () => {
   it('shows the counts as links to their lists', async () => {
     mockAdminApi({ 'GET actual': { id: 1, name: 'Eva' }, 'GET dashboard': counts() });
     renderDashboard();

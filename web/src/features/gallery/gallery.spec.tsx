@@ -77,7 +77,7 @@ const fileInput = (container: HTMLElement) => container.querySelector('input[typ
 beforeEach(() => window.localStorage.setItem(STORAGE_KEYS.adminToken, 'tok'));
 afterEach(() => vi.unstubAllGlobals());
 
-describe('gallery add', { timeout: 20_000 }, () => {
+describe('gallery add', () => {
   it('refuses a file over 2 MB before sending', async () => {
     const fetchMock = mockApi({});
     const { user, container } = setup('/gallery/add');
@@ -123,11 +123,11 @@ describe('gallery add', { timeout: 20_000 }, () => {
     await user.clear(name);
     await user.type(name, 'Logo');
     await user.click(screen.getByRole('button', { name: t('basics.save') }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/gallery/detail/9'), { timeout: 5000 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/gallery/detail/9'));
     const [body] = posts(fetchMock, 'image');
     expect(body).toMatchObject({ type: 2, name: 'Logo' });
     expect(body.baseData).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
-    expect(await screen.findByDisplayValue('Logo', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByDisplayValue('Logo')).toBeInTheDocument();
   });
 
   it('shows the server’s file error on the file input', async () => {
@@ -150,7 +150,7 @@ describe('gallery add', { timeout: 20_000 }, () => {
   });
 });
 
-describe('gallery list', { timeout: 20_000 }, () => {
+describe('gallery list', () => {
   it('pages by 24, filters by type and searches by name after a pause', async () => {
     const fetchMock = mockApi({
       'POST image/all': (body: { page: number; phrase: string }) => ({
@@ -187,7 +187,7 @@ describe('gallery list', { timeout: 20_000 }, () => {
   });
 });
 
-describe('gallery editor', { timeout: 20_000 }, () => {
+describe('gallery editor', () => {
   const DATA_URL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==';
 
   beforeEach(() => {

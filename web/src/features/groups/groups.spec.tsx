@@ -88,7 +88,7 @@ const bodyOf = (fetchMock: ReturnType<typeof mockApi>, method: string, path: str
 beforeEach(() => window.localStorage.setItem(STORAGE_KEYS.adminToken, 'tok'));
 afterEach(() => vi.unstubAllGlobals());
 
-describe('groups list', { timeout: 20_000 }, () => {
+describe('groups list', () => {
   it('tabs the groups by action, with a not-assigned tab for groups without one', async () => {
     mockApi({
       'GET action': actions,
@@ -135,7 +135,7 @@ describe('groups list', { timeout: 20_000 }, () => {
   });
 });
 
-describe('group form', { timeout: 20_000 }, () => {
+describe('group form', () => {
   const openSelect = async (user: ReturnType<typeof setup>['user'], label: string) => {
     await user.click(screen.getByLabelText(label, { selector: 'input:not([type="hidden"])' }));
     return screen.findByRole('listbox');
@@ -252,7 +252,7 @@ describe('group form', { timeout: 20_000 }, () => {
   });
 });
 
-describe('zones', { timeout: 20_000 }, () => {
+describe('zones', () => {
   it('lists zones by action and shows the groups of a zone on its detail', async () => {
     mockApi({
       'GET action': actions,

@@ -119,7 +119,7 @@ const registerButton = () => screen.getByRole('button', { name: t('online.regist
 beforeEach(() => applyLanguage('cs', false));
 afterEach(() => vi.unstubAllGlobals());
 
-describe('online registration: channel states', { timeout: 20_000 }, () => {
+describe('online registration: channel states', () => {
   it.each([
     ['WEB_CHANNEL_NOT_ACTIVE', 403],
     ['WEB_CHANNEL_NOT_ACTIVE_YET', 403],
@@ -394,7 +394,7 @@ describe('online registration: authorization', { timeout: 30_000 }, () => {
   });
 });
 
-describe('online registration: languages', { timeout: 20_000 }, () => {
+describe('online registration: languages', () => {
   it('offers the channel languages and shows field labels in the chosen one, Czech as the fallback', async () => {
     mockOnlineApi({
       'GET web-channel/fest': info({ multiLanguage: true, languages: ['cs', 'sk', 'en', 'de'] }),

@@ -48,7 +48,7 @@ const bodiesOf = (calls: { method: string; path: string; body: unknown }[], path
 beforeEach(() => window.localStorage.setItem(STORAGE_KEYS.adminToken, 'tok'));
 afterEach(() => vi.unstubAllGlobals());
 
-describe('template preview and check', { timeout: 20_000 }, () => {
+describe('template preview and check', () => {
   it('checks the unsaved html with a sample person of the current action and lists missing and unknown', async () => {
     const { calls } = mockAdminApi({
       ...currentAction,

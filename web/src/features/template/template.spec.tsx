@@ -66,7 +66,7 @@ const bodyOf = (fetchMock: ReturnType<typeof mockApi>, method: string, path: str
 beforeEach(() => window.localStorage.setItem(STORAGE_KEYS.adminToken, 'tok'));
 afterEach(() => vi.unstubAllGlobals());
 
-describe('template list', { timeout: 20_000 }, () => {
+describe('template list', () => {
   it('has the mail and accreditation tabs, and Add goes to the create route of the open tab', async () => {
     mockApi({
       'GET template': [
@@ -100,7 +100,7 @@ describe('template list', { timeout: 20_000 }, () => {
   });
 });
 
-describe('mail template form', { timeout: 20_000 }, () => {
+describe('mail template form', () => {
   it('loads and saves every field, with the copy addresses list', async () => {
     const fetchMock = mockApi({
       'GET mail-template/3': mail,
@@ -143,7 +143,7 @@ describe('mail template form', { timeout: 20_000 }, () => {
   });
 });
 
-describe('accreditation template form', { timeout: 20_000 }, () => {
+describe('accreditation template form', () => {
   it('saves name, page size and html', async () => {
     const fetchMock = mockApi({ 'GET template/4': badge, 'PUT template/4': { ...badge, pageSize: 'A4' } });
     const { user } = setup('/template/detail/4');

@@ -23,7 +23,7 @@ afterEach(() => {
   notifications.clean();
 });
 
-describe('mail template: send test', { timeout: 20_000 }, () => {
+describe('mail template: send test', () => {
   it('checks the address, sends the test and does not save the template', async () => {
     const { calls } = mockAdminApi({
       'GET mail-template/3': mail,

@@ -110,7 +110,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('web channel list', { timeout: 20_000 }, () => {
+describe('web channel list', () => {
   it('tabs the channels by action and shows name, key, active, dates and authorization', async () => {
     mockAdminApi({
       ...common,

@@ -112,7 +112,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('accreditation form', { timeout: 20_000 }, () => {
+describe('accreditation form', () => {
   it('creates an accreditation with user-field values, groups and days, then opens its detail', async () => {
     const created = accreditation({ customField: [], groupIds: [1], days: ['2026-05-02'] });
     const { calls } = mockAdminApi({ ...common, 'POST user': created, 'GET user/7/55': created });
@@ -283,7 +283,7 @@ describe('accreditation form', { timeout: 20_000 }, () => {
   });
 });
 
-describe('accreditation check', { timeout: 20_000 }, () => {
+describe('accreditation check', () => {
   it('submits the code on Enter (a keyboard-wedge scanner) and opens the accreditation', async () => {
     const { calls } = mockAdminApi({ ...common, 'GET user/check/ABC123': accreditation() });
     const { user, router } = renderWithSession(routes, '/accreditation/check');

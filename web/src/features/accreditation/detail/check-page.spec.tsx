@@ -92,7 +92,7 @@ afterEach(() => {
   Reflect.deleteProperty(navigator, 'mediaDevices');
 });
 
-describe('checking a code with the camera', { timeout: 20_000 }, () => {
+describe('checking a code with the camera', () => {
   it('scans with the camera when switched on (100 ms between attempts) and opens what it reads', async () => {
     const { calls } = mockAdminApi({ 'GET user/check/ABC123': found });
     const { user, router } = renderWithSession(routes, '/accreditation/check');

@@ -77,7 +77,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('accreditation import', { timeout: 20_000 }, () => {
+describe('accreditation import', () => {
   it('rejects a file that is not .xlsx/.xls and sends nothing', async () => {
     const { calls } = mockAdminApi(api());
     const sent = mockXhr({ status: 200, body: { data: { imported: 1 } } });

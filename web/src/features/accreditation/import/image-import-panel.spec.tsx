@@ -25,7 +25,7 @@ describe('image import batches', () => {
   });
 });
 
-describe('the photos tab of the import page', { timeout: 20_000 }, () => {
+describe('the photos tab of the import page', () => {
   const routes = [{ path: 'import', element: <ImageImportPanel actionId={7} /> }];
 
   it('shows who waits, refuses non-images and large files in the browser, uploads and lists the pairing', async () => {

@@ -124,7 +124,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('accreditation list', { timeout: 20_000 }, () => {
+describe('accreditation list', () => {
   it('requests page 1, then page 2 and a new page size, with 1-based pages; double-click opens', async () => {
     const { bodies } = mockApi({ ...base, 'POST user/all': pagedRows(25) });
     const { user } = renderList();

@@ -80,7 +80,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-describe('printing badges from the list', { timeout: 20_000 }, () => {
+describe('printing badges from the list', () => {
   it('prints the selection in a window that prints itself after 500 ms, and reloads the list', async () => {
     const { calls } = mockAdminApi({
       ...base,

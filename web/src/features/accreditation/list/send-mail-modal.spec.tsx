@@ -69,7 +69,7 @@ afterEach(() => {
   notifications.clean();
 });
 
-describe('send mail from the accreditation list', { timeout: 20_000 }, () => {
+describe('send mail from the accreditation list', () => {
   it('asks to choose users first when nothing is selected', async () => {
     const { calls } = api();
     const { user } = renderList();
