@@ -127,7 +127,9 @@ describe('gallery add', () => {
     const [body] = posts(fetchMock, 'image');
     expect(body).toMatchObject({ type: 2, name: 'Logo' });
     expect(body.baseData).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
-    expect(await screen.findByDisplayValue('Logo')).toBeInTheDocument();
+    // the editor has replaced the add form (whose name field also says Logo until it unmounts)
+    expect(await screen.findByRole('heading', { name: `${t('gallery.detail')}: Logo` })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: new RegExp(t('basics.name')) })).toHaveValue('Logo');
   });
 
   it('shows the server’s file error on the file input', async () => {
