@@ -1,7 +1,8 @@
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@accredo/domain';
-import { Alert, Center, Group, Loader, Pagination, Select, Table, Text } from '@mantine/core';
+import { DEFAULT_PAGE_SIZE } from '@accredo/domain';
+import { Alert, Center, Loader, Table, Text } from '@mantine/core';
 import { type KeyboardEvent, type MouseEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TableFooter } from './table-footer';
 
 export type RowId = string | number;
 
@@ -171,39 +172,21 @@ export function DataTable<T>({
       </Table.ScrollContainer>
       {body}
       {!body && (
-        <Group justify="space-between" mt="sm" gap="sm">
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {selection.size > 0
-              ? t('basics.selected', { count: selection.size })
-              : t('basics.total', { count: all.length })}
-          </Text>
-          {all.length >= PAGINATION_THRESHOLD && (
-            <Group gap="sm">
-              <Select
-                label={t('basics.pageSize')}
-                size="xs"
-                w={110}
-                allowDeselect={false}
-                data={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
-                value={String(pageSize)}
-                onChange={(value) => {
-                  if (!value) return;
-                  setPageSize(Number(value));
-                  setPage(1);
-                }}
-              />
-              <Pagination
-                size="sm"
-                total={pageCount}
-                value={Math.min(page, pageCount)}
-                onChange={setPage}
-                aria-label={t('basics.pagination')}
-                getItemProps={(p) => ({ 'aria-label': t('basics.pageNumber', { page: p }) })}
-                getControlProps={(control) => ({ 'aria-label': t(`basics.page_${control}`) })}
-              />
-            </Group>
-          )}
-        </Group>
+        <TableFooter
+          selected={selection.size}
+          total={all.length}
+          paging={
+            all.length >= PAGINATION_THRESHOLD
+              ? {
+                  page,
+                  pageCount,
+                  pageSize,
+                  setPage,
+                  setPageSize,
+                }
+              : undefined
+          }
+        />
       )}
     </div>
   );

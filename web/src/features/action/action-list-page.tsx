@@ -1,5 +1,5 @@
 import { hasRight } from '@accredo/domain';
-import { Anchor, Button } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { YesNo } from '../admin-user/admin-user-list-page';
 import { formatDateTime } from './action-form-values';
+import { EditLink } from '../../components/edit-link';
 
 /** `/action` (spec §2): the actions with their dates; double-click or the edit link opens one. */
 export function ActionListPage() {
@@ -26,16 +27,7 @@ export function ActionListPage() {
     {
       key: 'options',
       header: t('basics.options'),
-      render: (a) => (
-        <Anchor
-          component={Link}
-          to={`/action/detail/${a.id}`}
-          size="sm"
-          aria-label={`${t('basics.edit')}: ${localized(a.name, i18n.language)}`}
-        >
-          {t('basics.edit')}
-        </Anchor>
-      ),
+      render: (a) => <EditLink to={`/action/detail/${a.id}`} name={localized(a.name, i18n.language)} />,
     },
   ];
 

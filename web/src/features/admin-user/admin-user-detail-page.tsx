@@ -8,21 +8,21 @@ import {
   type Rights,
 } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Group, PasswordInput, Select, Stack, Switch, Tabs, TextInput } from '@mantine/core';
+import { Alert, Group, Select, Stack, Tabs } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ACTION_LIST_KEY, actionApi, localized } from '../../api/action';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type AdminUserPayload, adminApi } from '../../api/admin';
-import { isApiError } from '../../api/client';
 import { useAdminSession } from '../../app/admin-session';
 import { notifyError, notifySuccess } from '../../app/notify';
-import { FormShell, useFieldError } from '../../components/form';
+import { FormShell, SwitchField, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
 import { WorkingButton } from '../../components/working-button';
+import { AccountFields, onUserExist } from './account-fields';
 import { RightsEditor } from './rights-editor';
 
 export interface AdminUserFormValues {
@@ -100,45 +100,10 @@ function AdminUserForm({ user }: { user?: AdminUser }) {
     return { values: adminUserFormValues(saved) };
   };
 
-  const onError = (error: unknown) => {
-    if (!isApiError(error, 'USER_EXIST')) return false;
-    form.setError('login', { type: 'server', message: 'errors.USER_EXIST' }, { shouldFocus: true });
-    notifyError('errors.USER_EXIST');
-    return true;
-  };
-
   const info = (
     <Stack gap="sm" maw={520}>
-      <TextInput
-        label={t('adminUser.login')}
-        type="email"
-        required
-        autoComplete="off"
-        {...form.register('login')}
-        error={fieldError('login')}
-      />
-      <PasswordInput
-        label={t('basics.password')}
-        description={isCreate ? undefined : t('adminUser.passwordKeepHint')}
-        required={isCreate}
-        autoComplete="new-password"
-        {...form.register('password')}
-        error={fieldError('password')}
-      />
-      <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
-      <Controller
-        control={form.control}
-        name="active"
-        render={({ field }) => (
-          <Switch
-            label={t('basics.active')}
-            checked={field.value}
-            onChange={(event) => field.onChange(event.currentTarget.checked)}
-            onBlur={field.onBlur}
-            ref={field.ref}
-          />
-        )}
-      />
+      <AccountFields form={form} isCreate={isCreate} />
+      <SwitchField control={form.control} name="active" label={t('basics.active')} />
       {canListActions && (
         <Controller
           control={form.control}
@@ -161,7 +126,7 @@ function AdminUserForm({ user }: { user?: AdminUser }) {
   );
 
   return (
-    <FormShell form={form} onSave={save} onError={onError} saveErrorKey="adminUser.saveError">
+    <FormShell form={form} onSave={save} onError={onUserExist(form)} saveErrorKey="adminUser.saveError">
       <PageHeader title={isCreate ? t('adminUser.create') : `${t('adminUser.detail')}: ${user.login}`}>
         {!isCreate && (
           <Group>

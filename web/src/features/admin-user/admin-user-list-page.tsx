@@ -1,6 +1,6 @@
 import { localized } from '../../api/action';
 import { type AdminUser, hasRight } from '@accredo/domain';
-import { Anchor, Badge, Button, Group } from '@mantine/core';
+import { Badge, Button, Group } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { notifyError, notifySuccess } from '../../app/notify';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { WorkingButton } from '../../components/working-button';
+import { EditLink } from '../../components/edit-link';
 
 export function YesNo({ value }: { value: boolean }) {
   const { t } = useTranslation();
@@ -52,14 +53,7 @@ export function AdminUserListPage() {
       header: t('basics.options'),
       render: (u) => (
         <Group gap="xs" wrap="nowrap">
-          <Anchor
-            component={Link}
-            to={`/admin-user/detail/${u.id}`}
-            size="sm"
-            aria-label={`${t('basics.edit')}: ${u.login}`}
-          >
-            {t('basics.edit')}
-          </Anchor>
+          <EditLink to={`/admin-user/detail/${u.id}`} name={u.login} />
           {session.manageuser && !u.verified && (
             <WorkingButton
               size="compact-xs"

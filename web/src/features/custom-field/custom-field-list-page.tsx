@@ -1,5 +1,5 @@
 import { hasRight } from '@accredo/domain';
-import { ActionIcon, Anchor, Button, Group, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Tooltip } from '@mantine/core';
 import { IconCopy, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { notifyError, notifySuccess } from '../../app/notify';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { useFieldTypeName } from '../action/basic-tab';
+import { EditLink } from '../../components/edit-link';
 
 /** Copies a field's template placeholder (spec §2 Other forms: the custom field list). */
 export async function copyPlaceholder(placeholder: string): Promise<void> {
@@ -44,14 +45,7 @@ export function CustomFieldListPage() {
       header: t('basics.options'),
       render: (f) => (
         <Group gap="xs" wrap="nowrap">
-          <Anchor
-            component={Link}
-            to={`/custom-field/detail/${f.id}`}
-            size="sm"
-            aria-label={`${t('basics.edit')}: ${f.name}`}
-          >
-            {t('basics.edit')}
-          </Anchor>
+          <EditLink to={`/custom-field/detail/${f.id}`} name={f.name} />
           <Tooltip label={`${t('customField.copyPlaceholder')}: ${f.placeholder}`}>
             <ActionIcon
               variant="subtle"

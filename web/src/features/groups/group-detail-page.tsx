@@ -1,6 +1,6 @@
 import { EXTENSION_MEAL, EXTENSION_PARKING, groupSchema, hasRight, LANGUAGES, type MultiText } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MultiSelect, Select, SimpleGrid, Stack, Switch, Tabs, Textarea, TextInput } from '@mantine/core';
+import { MultiSelect, Select, SimpleGrid, Stack, Tabs, Textarea, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Controller, type Resolver, useForm, useWatch } from 'react-hook-form';
@@ -11,12 +11,12 @@ import { templateApi } from '../../api/template';
 import { zoneApi } from '../../api/zone';
 import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, useFieldError } from '../../components/form';
+import { FormShell, SwitchField, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
 import { GROUPS_KEY } from './group-list-page';
-import { useActionOptions, useLocalized } from './setup-shared';
+import { useActionSelectData } from './setup-shared';
 
 export interface GroupFormValues {
   name: string;
@@ -69,10 +69,8 @@ function GroupForm({ group }: { group?: GroupDto }) {
   const { t } = useTranslation();
   const session = useAdminSession();
   const queryClient = useQueryClient();
-  const localized = useLocalized();
   const [search] = useSearchParams();
   const presetAction = Number(search.get('actionId')) || null;
-  const { actions } = useActionOptions();
   const zones = useQuery({
     queryKey: ['admin', 'zone'],
     queryFn: zoneApi.list,
@@ -93,12 +91,7 @@ function GroupForm({ group }: { group?: GroupDto }) {
   const selectedZones = useWatch({ control: form.control, name: 'zoneId' });
   const { multiLanguage, extensions } = session.subject;
 
-  const actionData = useMemo(() => {
-    const data = actions.map((a) => ({ value: String(a.id), label: localized(a.name) || `#${a.id}` }));
-    if (group?.actionId && !data.some((d) => d.value === String(group.actionId)))
-      data.push({ value: String(group.actionId), label: localized(group.actionName) || `#${group.actionId}` });
-    return data;
-  }, [actions, group, localized]);
+  const actionData = useActionSelectData({ id: group?.actionId ?? null, name: group?.actionName });
 
   const templateData = useMemo(() => {
     const data = (templates.data?.accreditation ?? []).map((x) => ({ value: String(x.id), label: x.name }));
@@ -247,33 +240,13 @@ function GroupForm({ group }: { group?: GroupDto }) {
               )}
             />
             {extensions.includes(EXTENSION_MEAL) && (
-              <Controller
-                control={form.control}
-                name="assignDefaultMeal"
-                render={({ field }) => (
-                  <Switch
-                    label={t('groups.assignDefaultMeal')}
-                    checked={field.value}
-                    onChange={(event) => field.onChange(event.currentTarget.checked)}
-                    onBlur={field.onBlur}
-                    ref={field.ref}
-                  />
-                )}
-              />
+              <SwitchField control={form.control} name="assignDefaultMeal" label={t('groups.assignDefaultMeal')} />
             )}
             {extensions.includes(EXTENSION_PARKING) && (
-              <Controller
+              <SwitchField
                 control={form.control}
                 name="assignDefaultParking"
-                render={({ field }) => (
-                  <Switch
-                    label={t('groups.assignDefaultParking')}
-                    checked={field.value}
-                    onChange={(event) => field.onChange(event.currentTarget.checked)}
-                    onBlur={field.onBlur}
-                    ref={field.ref}
-                  />
-                )}
+                label={t('groups.assignDefaultParking')}
               />
             )}
           </Stack>

@@ -1,12 +1,17 @@
-import { hasRight, LANGUAGES, type MultiText } from '@accredo/domain';
-import { Alert, Badge, Group, Tabs, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { hasRight, LANGUAGES, type MultiText, type RightPage } from '@accredo/domain';
+import { Alert, Badge, Button, Group, Tabs, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type ActionOption, groupsApi } from '../../api/groups';
 import { readStorage, STORAGE_KEYS } from '../../api/storage';
 import { useAdminSession } from '../../app/admin-session';
+import { DataTable, type DataTableColumn } from '../../components/data-table';
+import { LoadingState } from '../../components/loading-state';
+import { PageHeader } from '../../components/page-header';
+import { EditLink } from '../../components/edit-link';
 
 /** Query key of the actions the set-up screens tab by and offer (GET action). */
 export const SETUP_ACTIONS_KEY = ['admin', 'action', 'setup-options'] as const;
@@ -175,5 +180,120 @@ export function NameBadges({ items }: { items: { id: number; name: string }[] })
         </Badge>
       ))}
     </Group>
+  );
+}
+
+/** A select's options of the subject's actions, plus the record's own action when the list lacks it. */
+export function useActionSelectData(current?: { id: number | null; name?: MultiText | null }) {
+  const { actions } = useActionOptions();
+  const localized = useLocalized();
+  const id = current?.id ?? null;
+  const name = current?.name;
+  return useMemo(() => {
+    const data = actions.map((a) => ({ value: String(a.id), label: localized(a.name) || `#${a.id}` }));
+    if (id && !data.some((d) => d.value === String(id)))
+      data.push({ value: String(id), label: localized(name) || `#${id}` });
+    return data;
+  }, [actions, id, name, localized]);
+}
+
+/** A record of a list tabbed by action. */
+export interface ByActionRecord {
+  id: number;
+  name: string;
+  actionId: number | null;
+}
+
+const recordActionId = (item: ByActionRecord) => item.actionId;
+
+/**
+ * A set-up list (groups, zones, web channels; spec §2) tabbed by action: Add (with the open tab's
+ * action preset) for users with the create right, an Edit link per row, double-click opens.
+ */
+export function ByActionListPage<T extends ByActionRecord>({
+  path,
+  page,
+  query,
+  columns,
+  rowLinks,
+  getActionName,
+  unassigned,
+  texts,
+}: {
+  /** the records' route: `${path}/detail/:id`, `${path}/create` */
+  path: string;
+  /** the rights page whose create right shows Add */
+  page: RightPage;
+  query: UseQueryResult<T[]>;
+  /** the columns before the options column */
+  columns: DataTableColumn<T>[];
+  /** more links of a row after Edit */
+  rowLinks?: (item: T) => ReactNode;
+  getActionName?: (item: T) => MultiText | null;
+  unassigned: 'always' | 'whenAny';
+  /** i18n keys: page title, tab strip label, load error, empty tab, and the text without any tab */
+  texts: { title: string; byAction: string; loadError: string; empty: string; noTabs?: string };
+}) {
+  const { t } = useTranslation();
+  const session = useAdminSession();
+  const navigate = useNavigate();
+  const { actions, pending, failed } = useActionOptions();
+  const items = query.data ?? [];
+  const tabs = useActionTabs({ items, actions, getActionId: recordActionId, getActionName, unassigned });
+  const [tab, setTab] = useTabParam(tabs.map((x) => x.value));
+  const actionId = tabActionId(tab);
+
+  const allColumns: DataTableColumn<T>[] = [
+    ...columns,
+    {
+      key: 'options',
+      header: t('basics.options'),
+      render: (item) => (
+        <Group gap="xs" wrap="nowrap">
+          <EditLink to={`${path}/detail/${item.id}`} name={item.name} />
+          {rowLinks?.(item)}
+        </Group>
+      ),
+    },
+  ];
+  const table = (rows: T[], emptyText: string) => (
+    <DataTable
+      label={t(texts.title)}
+      columns={allColumns}
+      rows={rows}
+      getRowId={(item) => item.id}
+      error={query.isError ? t(texts.loadError) : undefined}
+      emptyText={emptyText}
+      onOpen={(item) => navigate(`${path}/detail/${item.id}`)}
+    />
+  );
+
+  return (
+    <>
+      <PageHeader title={t(texts.title)}>
+        {hasRight(session, page, 'create') && (
+          <Button
+            component={Link}
+            to={actionId === null ? `${path}/create` : `${path}/create?actionId=${actionId}`}
+            leftSection={<IconPlus size={16} />}
+          >
+            {t('basics.add')}
+          </Button>
+        )}
+      </PageHeader>
+      <ActionsLoadNotice failed={failed} />
+      {query.isPending || pending ? (
+        <LoadingState />
+      ) : tabs.length === 0 ? (
+        table([], t(texts.noTabs ?? texts.empty))
+      ) : (
+        <ActionTabs label={t(texts.byAction)} tabs={tabs} value={tab} onChange={setTab}>
+          {table(
+            items.filter((item) => item.actionId === actionId),
+            t(texts.empty),
+          )}
+        </ActionTabs>
+      )}
+    </>
   );
 }

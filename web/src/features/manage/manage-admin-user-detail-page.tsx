@@ -7,18 +7,18 @@ import {
   type Rights,
 } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, PasswordInput, Select, Stack, Switch, Tabs, TextInput } from '@mantine/core';
+import { Alert, Select, Stack, Tabs } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
-import { isApiError } from '../../api/client';
 import { type ManageAdminUserPayload, manageApi } from '../../api/manage';
-import { notifyError, notifySuccess } from '../../app/notify';
-import { FormShell, useFieldError } from '../../components/form';
+import { notifySuccess } from '../../app/notify';
+import { FormShell, SwitchField, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
+import { AccountFields, onUserExist } from '../admin-user/account-fields';
 import { RightsEditor } from '../admin-user/rights-editor';
 
 interface ManageAdminUserValues {
@@ -93,31 +93,12 @@ function ManageAdminUserForm({ user }: { user?: AdminUser }) {
     return { values: userValues(saved) };
   };
 
-  const onError = (error: unknown) => {
-    if (!isApiError(error, 'USER_EXIST')) return false;
-    form.setError('login', { type: 'server', message: 'errors.USER_EXIST' }, { shouldFocus: true });
-    notifyError('errors.USER_EXIST');
-    return true;
-  };
-
   const switchField = (name: 'active' | 'superuser' | 'manageuser', label: string) => (
-    <Controller
-      control={form.control}
-      name={name}
-      render={({ field }) => (
-        <Switch
-          label={label}
-          checked={field.value}
-          onChange={(event) => field.onChange(event.currentTarget.checked)}
-          onBlur={field.onBlur}
-          ref={field.ref}
-        />
-      )}
-    />
+    <SwitchField control={form.control} name={name} label={label} />
   );
 
   return (
-    <FormShell form={form} onSave={save} onError={onError} saveErrorKey="manage.adminUserSaveError">
+    <FormShell form={form} onSave={save} onError={onUserExist(form)} saveErrorKey="manage.adminUserSaveError">
       <PageHeader title={isCreate ? t('adminUser.create') : `${t('adminUser.detail')}: ${user.login}`} />
       <Tabs defaultValue="basic">
         <Tabs.List mb="md">
@@ -143,23 +124,7 @@ function ManageAdminUserForm({ user }: { user?: AdminUser }) {
                 />
               )}
             />
-            <TextInput
-              label={t('adminUser.login')}
-              type="email"
-              required
-              autoComplete="off"
-              {...form.register('login')}
-              error={fieldError('login')}
-            />
-            <PasswordInput
-              label={t('basics.password')}
-              description={isCreate ? undefined : t('adminUser.passwordKeepHint')}
-              required={isCreate}
-              autoComplete="new-password"
-              {...form.register('password')}
-              error={fieldError('password')}
-            />
-            <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
+            <AccountFields form={form} isCreate={isCreate} />
             {switchField('active', t('basics.active'))}
             {switchField('superuser', t('adminUser.superuser'))}
             {switchField('manageuser', t('adminUser.manageuser'))}

@@ -1,5 +1,5 @@
 import type { AdminUser } from '@accredo/domain';
-import { Anchor, Button, Group, Select } from '@mantine/core';
+import { Button, Group, Select } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { manageApi } from '../../api/manage';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { YesNo } from '../admin-user/admin-user-list-page';
+import { EditLink } from '../../components/edit-link';
 
 /** `/manage/admin-user`: admin users of every subject, optionally of one. */
 export function ManageAdminUserListPage() {
@@ -32,16 +33,7 @@ export function ManageAdminUserListPage() {
     {
       key: 'options',
       header: t('basics.options'),
-      render: (u) => (
-        <Anchor
-          component={Link}
-          to={`/manage/admin-user/detail/${u.id}`}
-          size="sm"
-          aria-label={`${t('basics.edit')}: ${u.login}`}
-        >
-          {t('basics.edit')}
-        </Anchor>
-      ),
+      render: (u) => <EditLink to={`/manage/admin-user/detail/${u.id}`} name={u.login} />,
     },
   ];
 

@@ -1,5 +1,5 @@
 import type { Subject } from '@accredo/domain';
-import { Anchor, Button } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { YesNo } from '../admin-user/admin-user-list-page';
 import { useExtensionNames } from '../subject/subject-page';
+import { EditLink } from '../../components/edit-link';
 
 /** `/manage` and `/manage/subject`: every subject of the provider. */
 export function ManageSubjectListPage() {
@@ -25,16 +26,7 @@ export function ManageSubjectListPage() {
     {
       key: 'options',
       header: t('basics.options'),
-      render: (s) => (
-        <Anchor
-          component={Link}
-          to={`/manage/subject/detail/${s.id}`}
-          size="sm"
-          aria-label={`${t('basics.edit')}: ${s.name}`}
-        >
-          {t('basics.edit')}
-        </Anchor>
-      ),
+      render: (s) => <EditLink to={`/manage/subject/detail/${s.id}`} name={s.name} />,
     },
   ];
   return (

@@ -1,6 +1,6 @@
 import { hasRight, type Subject, subjectUpdateSchema } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
@@ -9,7 +9,7 @@ import { adminApi } from '../../api/admin';
 import { ADMIN_SESSION_KEY, useAdminSession } from '../../app/admin-session';
 import { applyLanguage } from '../../app/i18n';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, useFieldError } from '../../components/form';
+import { FormShell, SwitchField, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
@@ -107,20 +107,12 @@ function SubjectForm({ subject }: { subject: Subject }) {
               />
             )}
           />
-          <Controller
+          <SwitchField
             control={form.control}
             name="multiLanguage"
-            render={({ field }) => (
-              <Switch
-                label={t('subject.multiLanguage')}
-                checked={field.value}
-                disabled={!canEdit}
-                onChange={(event) => field.onChange(event.currentTarget.checked)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                mt="xs"
-              />
-            )}
+            label={t('subject.multiLanguage')}
+            disabled={!canEdit}
+            mt="xs"
           />
         </Stack>
         <Stack gap="sm">

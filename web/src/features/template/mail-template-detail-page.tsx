@@ -1,6 +1,6 @@
 import { mailTemplateSchema } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Button, Fieldset, Group, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Fieldset, Group, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type MailTemplateDto, type MailTemplatePayload, mailTemplateApi } from '../../api/template';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, useFieldError } from '../../components/form';
+import { FormShell, SwitchField, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
@@ -126,19 +126,11 @@ function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; s
           {...form.register('subjectFrom')}
           error={fieldError('subjectFrom')}
         />
-        <Controller
+        <SwitchField
           control={form.control}
           name="withAccreditation"
-          render={({ field }) => (
-            <Switch
-              label={t('mailTemplate.withAccreditation')}
-              description={t('mailTemplate.withAccreditationHint')}
-              checked={field.value}
-              onChange={(event) => field.onChange(event.currentTarget.checked)}
-              onBlur={field.onBlur}
-              ref={field.ref}
-            />
-          )}
+          label={t('mailTemplate.withAccreditation')}
+          description={t('mailTemplate.withAccreditationHint')}
         />
         <Controller
           control={form.control}

@@ -1,5 +1,5 @@
 import { hasRight } from '@accredo/domain';
-import { Anchor, Badge, Button, Tabs } from '@mantine/core';
+import { Badge, Button, Tabs } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { useAdminSession } from '../../app/admin-session';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { pageSizeLabel } from './template-constants';
+import { EditLink } from '../../components/edit-link';
 
 export const TEMPLATES_KEY = ['admin', 'template'] as const;
 export const MAIL_TEMPLATES_KEY = ['admin', 'mail-template'] as const;
@@ -62,16 +63,7 @@ export function TemplateListPage() {
     {
       key: 'options',
       header: t('basics.options'),
-      render: (m) => (
-        <Anchor
-          component={Link}
-          to={`/mail-template/detail/${m.id}`}
-          size="sm"
-          aria-label={`${t('basics.edit')}: ${m.name}`}
-        >
-          {t('basics.edit')}
-        </Anchor>
-      ),
+      render: (m) => <EditLink to={`/mail-template/detail/${m.id}`} name={m.name} />,
     },
   ];
 
@@ -81,16 +73,7 @@ export function TemplateListPage() {
     {
       key: 'options',
       header: t('basics.options'),
-      render: (x) => (
-        <Anchor
-          component={Link}
-          to={`/template/detail/${x.id}`}
-          size="sm"
-          aria-label={`${t('basics.edit')}: ${x.name}`}
-        >
-          {t('basics.edit')}
-        </Anchor>
-      ),
+      render: (x) => <EditLink to={`/template/detail/${x.id}`} name={x.name} />,
     },
   ];
 

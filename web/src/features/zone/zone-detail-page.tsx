@@ -2,7 +2,6 @@ import { zoneSchema } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -12,7 +11,7 @@ import { FormShell, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
-import { useActionOptions, useLocalized } from '../groups/setup-shared';
+import { useActionSelectData } from '../groups/setup-shared';
 import { ZONES_KEY } from './zone-list-page';
 
 export interface ZoneFormValues {
@@ -52,21 +51,13 @@ export function ZoneDetailPage() {
 function ZoneForm({ zone }: { zone?: ZoneDto }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const localized = useLocalized();
   const [search] = useSearchParams();
-  const { actions } = useActionOptions();
+  const actionData = useActionSelectData({ id: zone?.actionId ?? null });
   const form = useForm<ZoneFormValues, unknown, ZonePayload>({
     resolver,
     defaultValues: zoneFormValues(zone, Number(search.get('actionId')) || null),
   });
   const fieldError = useFieldError(form.formState.errors);
-
-  const actionData = useMemo(() => {
-    const data = actions.map((a) => ({ value: String(a.id), label: localized(a.name) || `#${a.id}` }));
-    if (zone?.actionId && !data.some((d) => d.value === String(zone.actionId)))
-      data.push({ value: String(zone.actionId), label: `#${zone.actionId}` });
-    return data;
-  }, [actions, zone, localized]);
 
   const save = async (values: ZonePayload) => {
     if (!zone) {

@@ -1,5 +1,5 @@
-import { DEFAULT_PAGE_SIZE, hasRight, PAGE_SIZES } from '@accredo/domain';
-import { Alert, Avatar, Badge, Button, Checkbox, Group, Menu, Pagination, Select, Text } from '@mantine/core';
+import { DEFAULT_PAGE_SIZE, hasRight } from '@accredo/domain';
+import { Alert, Avatar, Badge, Button, Checkbox, Group, Menu, Text } from '@mantine/core';
 import {
   IconCalendar,
   IconChevronDown,
@@ -31,6 +31,7 @@ import {
 import { groupsApi } from '../../../api/groups';
 import { zoneApi } from '../../../api/zone';
 import { useAdminSession } from '../../../app/admin-session';
+import { TableFooter } from '../../../components/data-table';
 import { LoadingState } from '../../../components/loading-state';
 import { PageHeader } from '../../../components/page-header';
 import { useCurrentAction } from '../../action/use-current-action';
@@ -353,35 +354,17 @@ function AccreditationList({ actionId }: { actionId: number }) {
       {content}
 
       {!list.isPending && !list.isError && (
-        <Group justify="space-between" mt="sm" gap="sm">
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {selectedCount > 0 ? t('basics.selected', { count: selectedCount }) : t('basics.total', { count: max })}
-          </Text>
-          <Group gap="sm">
-            <Select
-              label={t('basics.pageSize')}
-              size="xs"
-              w={110}
-              allowDeselect={false}
-              data={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
-              value={String(pageSize)}
-              onChange={(value) => {
-                if (!value) return;
-                setPageSize(Number(value));
-                setPage(1);
-              }}
-            />
-            <Pagination
-              size="sm"
-              total={pageCount}
-              value={Math.min(page, pageCount)}
-              onChange={setPage}
-              aria-label={t('basics.pagination')}
-              getItemProps={(p) => ({ 'aria-label': t('basics.pageNumber', { page: p }) })}
-              getControlProps={(control) => ({ 'aria-label': t(`basics.page_${control}`) })}
-            />
-          </Group>
-        </Group>
+        <TableFooter
+          selected={selectedCount}
+          total={max}
+          paging={{
+            page,
+            pageCount,
+            pageSize,
+            setPage,
+            setPageSize,
+          }}
+        />
       )}
 
       <FilterPanel

@@ -10,6 +10,7 @@ import { notifyError, notifySuccess } from '../../../app/notify';
 import { LoadingState } from '../../../components/loading-state';
 import { WorkingButton } from '../../../components/working-button';
 import type { Option } from './filter-panel';
+import { ChooseUsersNotice, isNone, isNoneOf, ModalActions, useRequiredChoice } from './selection-modal';
 
 export type BulkKind = 'groups' | 'zones' | 'days' | 'copy' | 'delete';
 
@@ -58,30 +59,6 @@ function useBulk<V>(kind: BulkKind, run: (value: V) => Promise<BulkResult>, onDo
   });
 }
 
-function Actions({
-  onClose,
-  busy,
-  label,
-  color,
-}: {
-  onClose: () => void;
-  busy: boolean;
-  label: string;
-  color?: string;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Group justify="flex-end" mt="md">
-      <Button variant="default" onClick={onClose}>
-        {t('basics.cancel')}
-      </Button>
-      <WorkingButton type="submit" busy={busy} color={color}>
-        {label}
-      </WorkingButton>
-    </Group>
-  );
-}
-
 function Affected({ count }: { count: number }) {
   const { t } = useTranslation();
   return (
@@ -93,8 +70,7 @@ function Affected({ count }: { count: number }) {
 
 function GroupsContent({ target, count, onClose, onDone, groups }: ContentProps & { groups: Option[] }) {
   const { t } = useTranslation();
-  const [value, setValue] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const choice = useRequiredChoice<string[]>([], 'accreditation.chooseGroup', isNoneOf);
   const bulk = useBulk(
     'groups',
     (groupsId: number[]) => accreditationListApi.assignGroups({ ...target, groupsId }),
@@ -102,11 +78,7 @@ function GroupsContent({ target, count, onClose, onDone, groups }: ContentProps 
   );
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (value.length === 0) {
-      setError('accreditation.chooseGroup');
-      return;
-    }
-    bulk.mutate(value.map(Number));
+    if (choice.check()) bulk.mutate(choice.value.map(Number));
   };
   return (
     <form onSubmit={submit} noValidate>
@@ -118,15 +90,12 @@ function GroupsContent({ target, count, onClose, onDone, groups }: ContentProps 
           searchable
           nothingFoundMessage={t('basics.noData')}
           data={groups}
-          value={value}
-          onChange={(v) => {
-            setValue(v);
-            setError(null);
-          }}
-          error={error ? t(error) : undefined}
+          value={choice.value}
+          onChange={choice.onChange}
+          error={choice.error}
         />
       </Stack>
-      <Actions onClose={onClose} busy={bulk.isPending} label={t('accreditation.assign')} />
+      <ModalActions onClose={onClose} busy={bulk.isPending} label={t('accreditation.assign')} />
     </form>
   );
 }
@@ -154,7 +123,7 @@ function ZonesContent({ target, count, onClose, onDone, zones }: ContentProps & 
           onChange={setValue}
         />
       </Stack>
-      <Actions onClose={onClose} busy={bulk.isPending} label={t('accreditation.assign')} />
+      <ModalActions onClose={onClose} busy={bulk.isPending} label={t('accreditation.assign')} />
     </form>
   );
 }
@@ -192,16 +161,15 @@ function DaysContent({ target, count, onClose, onDone }: ContentProps) {
         <Affected count={count} />
         {body}
       </Stack>
-      <Actions onClose={onClose} busy={bulk.isPending} label={t('accreditation.assign')} />
+      <ModalActions onClose={onClose} busy={bulk.isPending} label={t('accreditation.assign')} />
     </form>
   );
 }
 
 function DeleteContent({ target, count, onClose, onDone }: ContentProps) {
   const { t } = useTranslation();
-  const [type, setType] = useState<string | null>(null);
+  const type = useRequiredChoice<string | null>(null, 'basics.requireField', isNone);
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState(false);
   const bulk = useBulk('delete', (value: 1 | 2) => accreditationListApi.remove({ ...target, type: value }), onDone);
 
   if (confirming) {
@@ -209,11 +177,11 @@ function DeleteContent({ target, count, onClose, onDone }: ContentProps) {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          bulk.mutate(type === '2' ? 2 : 1);
+          bulk.mutate(type.value === '2' ? 2 : 1);
         }}
       >
         <Alert color="red" role="alert" title={t('accreditation.deleteConfirmTitle')}>
-          {t(type === '2' ? 'accreditation.deleteConfirmSystem' : 'accreditation.deleteConfirmAction', { count })}
+          {t(type.value === '2' ? 'accreditation.deleteConfirmSystem' : 'accreditation.deleteConfirmAction', { count })}
         </Alert>
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={() => setConfirming(false)}>
@@ -231,11 +199,7 @@ function DeleteContent({ target, count, onClose, onDone }: ContentProps) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        if (!type) {
-          setError(true);
-          return;
-        }
-        setConfirming(true);
+        if (type.check()) setConfirming(true);
       }}
     >
       <Stack gap="sm">
@@ -243,12 +207,9 @@ function DeleteContent({ target, count, onClose, onDone }: ContentProps) {
         <Radio.Group
           label={t('accreditation.deleteType')}
           required
-          value={type}
-          onChange={(v) => {
-            setType(v);
-            setError(false);
-          }}
-          error={error ? t('basics.requireField') : undefined}
+          value={type.value}
+          onChange={type.onChange}
+          error={type.error}
         >
           <Stack gap="xs" mt="xs">
             <Radio value="1" label={t('accreditation.deleteFromAction')} />
@@ -256,15 +217,14 @@ function DeleteContent({ target, count, onClose, onDone }: ContentProps) {
           </Stack>
         </Radio.Group>
       </Stack>
-      <Actions onClose={onClose} busy={false} label={t('accreditation.continue')} color="red" />
+      <ModalActions onClose={onClose} busy={false} label={t('accreditation.continue')} color="red" />
     </form>
   );
 }
 
 function CopyContent({ target, count, onClose, onDone }: ContentProps) {
   const { t, i18n } = useTranslation();
-  const [value, setValue] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const choice = useRequiredChoice<string | null>(null, 'accreditation.chooseAction', isNone);
   const actions = useQuery({ queryKey: ['admin', 'action'], queryFn: actionApi.list });
   const bulk = useMutation({
     mutationFn: (to: number) => accreditationListApi.copy(target, to),
@@ -276,11 +236,7 @@ function CopyContent({ target, count, onClose, onDone }: ContentProps) {
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!value) {
-      setError('accreditation.chooseAction');
-      return;
-    }
-    bulk.mutate(Number(value));
+    if (choice.check()) bulk.mutate(Number(choice.value));
   };
   const options = (actions.data ?? [])
     .filter((a) => a.id !== target.actionId)
@@ -295,18 +251,15 @@ function CopyContent({ target, count, onClose, onDone }: ContentProps) {
           searchable
           nothingFoundMessage={t('basics.noData')}
           data={options}
-          value={value}
-          onChange={(v) => {
-            setValue(v);
-            setError(null);
-          }}
-          error={error ? t(error) : undefined}
+          value={choice.value}
+          onChange={choice.onChange}
+          error={choice.error}
         />
         <Text size="sm" c="dimmed">
           {t('accreditation.copyHint')}
         </Text>
       </Stack>
-      <Actions onClose={onClose} busy={bulk.isPending} label={t('accreditation.copy')} />
+      <ModalActions onClose={onClose} busy={bulk.isPending} label={t('accreditation.copy')} />
     </form>
   );
 }
@@ -335,18 +288,7 @@ export function BulkModal({ kind, onClose, target, count, groups, zones, onDone 
   };
   let content: ReactNode = null;
   if (kind && count === 0) {
-    content = (
-      <>
-        <Alert color="yellow" role="alert">
-          {t('accreditation.chooseUsers')}
-        </Alert>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={onClose}>
-            {t('basics.close')}
-          </Button>
-        </Group>
-      </>
-    );
+    content = <ChooseUsersNotice onClose={onClose} />;
   } else if (kind === 'groups') content = <GroupsContent {...props} groups={groups} />;
   else if (kind === 'zones') content = <ZonesContent {...props} zones={zones} />;
   else if (kind === 'days') content = <DaysContent {...props} />;

@@ -1,8 +1,8 @@
 import type { SendMailResult } from '@accredo/domain';
-import { Alert, Button, Group, List, Modal, Select, Stack, Text } from '@mantine/core';
+import { Alert, List, Modal, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BulkTarget } from '../../../api/accreditation-list';
 import { ApiError } from '../../../api/client';
@@ -11,8 +11,8 @@ import { mailTemplateApi } from '../../../api/template';
 import { i18n } from '../../../app/i18n';
 import { notifyError, notifySuccess } from '../../../app/notify';
 import { LoadingState } from '../../../components/loading-state';
-import { WorkingButton } from '../../../components/working-button';
 import { bulkErrorKey } from './bulk-modals';
+import { ChooseUsersNotice, isNone, ModalActions, useRequiredChoice } from './selection-modal';
 
 /** 'User with id X: error' for each person who got no mail (spec §8). */
 export function userErrorLines(errors: SendMailResult['error']): string[] {
@@ -52,8 +52,7 @@ function announce(result: SendMailResult) {
 
 function SendMailForm({ target, count, onClose, onDone }: Omit<SendMailModalProps, 'opened'>) {
   const { t } = useTranslation();
-  const [template, setTemplate] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const template = useRequiredChoice<string | null>(null, 'mail.chooseTemplate', isNone);
   const templates = useQuery({ queryKey: ['admin', 'mail-template'], queryFn: mailTemplateApi.list });
   const send = useMutation({
     mutationFn: (id: number) => mailApi.send(target, id),
@@ -70,11 +69,7 @@ function SendMailForm({ target, count, onClose, onDone }: Omit<SendMailModalProp
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!template) {
-      setError('mail.chooseTemplate');
-      return;
-    }
-    send.mutate(Number(template));
+    if (template.check()) send.mutate(Number(template.value));
   };
 
   let body: ReactNode;
@@ -100,12 +95,9 @@ function SendMailForm({ target, count, onClose, onDone }: Omit<SendMailModalProp
         searchable
         nothingFoundMessage={t('basics.noData')}
         data={options}
-        value={template}
-        onChange={(value) => {
-          setTemplate(value);
-          setError(null);
-        }}
-        error={error ? t(error) : undefined}
+        value={template.value}
+        onChange={template.onChange}
+        error={template.error}
         data-autofocus
       />
     );
@@ -119,14 +111,12 @@ function SendMailForm({ target, count, onClose, onDone }: Omit<SendMailModalProp
         </Text>
         {body}
       </Stack>
-      <Group justify="flex-end" mt="md">
-        <Button variant="default" onClick={onClose}>
-          {t('basics.cancel')}
-        </Button>
-        <WorkingButton type="submit" busy={send.isPending} disabled={options.length === 0}>
-          {t('mail.send.submit')}
-        </WorkingButton>
-      </Group>
+      <ModalActions
+        onClose={onClose}
+        busy={send.isPending}
+        disabled={options.length === 0}
+        label={t('mail.send.submit')}
+      />
     </form>
   );
 }
@@ -151,16 +141,7 @@ export function SendMailModal({ opened, onClose, target, count, onDone }: SendMa
   return (
     <Modal opened={opened} onClose={onClose} title={t('mail.send.title')}>
       {opened && count === 0 ? (
-        <>
-          <Alert color="yellow" role="alert">
-            {t('accreditation.chooseUsers')}
-          </Alert>
-          <Group justify="flex-end" mt="md">
-            <Button variant="default" onClick={onClose}>
-              {t('basics.close')}
-            </Button>
-          </Group>
-        </>
+        <ChooseUsersNotice onClose={onClose} />
       ) : (
         opened && <SendMailForm target={target} count={count} onClose={onClose} onDone={onDone} />
       )}

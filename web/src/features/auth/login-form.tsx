@@ -1,0 +1,88 @@
+import { type LoginInput, loginSchema } from '@accredo/domain';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { notifyError } from '../../app/notify';
+import { PublicCard } from '../../app/layouts/public-layout';
+import { applyFieldErrors, useFieldError } from '../../components/form';
+import { WorkingButton } from '../../components/working-button';
+
+/**
+ * The e-mail and password form of a login (the admins' and the provider operators', spec §2):
+ * Enter submits, a failure is said above the fields and as a toast, field errors on the fields.
+ */
+export function LoginForm<S>({
+  title,
+  login,
+  onSession,
+  errorKey,
+  aside,
+}: {
+  title: string;
+  login: (values: LoginInput) => Promise<S>;
+  onSession: (session: S) => void;
+  /** the message key of a failed login */
+  errorKey: (error: unknown) => string;
+  /** shown left of the login button, given the e-mail typed so far (the forgot-password link) */
+  aside?: (email: string) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { login: '', password: '' } });
+  const fieldError = useFieldError(form.formState.errors);
+  const email = useWatch({ control: form.control, name: 'login' });
+  const mutation = useMutation({
+    mutationFn: login,
+    onSuccess: onSession,
+    onError: (error) => {
+      applyFieldErrors(error, form.setError);
+      const key = errorKey(error);
+      setFailure(key);
+      notifyError(key);
+    },
+  });
+
+  const submit = form.handleSubmit((values) => {
+    setFailure(null);
+    mutation.mutate(values);
+  });
+
+  return (
+    <PublicCard title={title}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          {failure && (
+            <Alert color="red" role="alert">
+              {t(failure)}
+            </Alert>
+          )}
+          <TextInput
+            label={t('basics.email')}
+            type="email"
+            autoComplete="username"
+            required
+            autoFocus
+            {...form.register('login')}
+            error={fieldError('login')}
+          />
+          <PasswordInput
+            label={t('basics.password')}
+            autoComplete="current-password"
+            required
+            {...form.register('password')}
+            error={fieldError('password')}
+          />
+          <Group justify={aside ? 'space-between' : 'flex-start'} mt="xs">
+            {aside?.(email)}
+            <WorkingButton type="submit" busy={mutation.isPending}>
+              {t('basics.login')}
+            </WorkingButton>
+          </Group>
+        </Stack>
+      </form>
+    </PublicCard>
+  );
+}
