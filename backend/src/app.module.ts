@@ -5,51 +5,34 @@ import { DataSource } from 'typeorm';
 import { AccessGuard } from './common/access.guard.js';
 import { DataEnvelopeInterceptor, TenantInterceptor } from './common/interceptors.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
-import { dataSourceOptions, ensureDatabaseExists } from './database/data-source.js';
+import { dataSourceOptions, ENTITIES, ensureDatabaseExists } from './database/data-source.js';
 import { AdminUserController } from './modules/admin-user/admin-user.controller.js';
-import { AdminUserEntity } from './modules/admin-user/admin-user.entity.js';
 import { AdminUserService } from './modules/admin-user/admin-user.service.js';
 import { HealthController } from './modules/health.controller.js';
 import { AccreditationController } from './modules/accreditation/accreditation.controller.js';
-import {
-  AccreditationEntity,
-  AccreditationGroupEntity,
-  AccreditationValueEntity,
-  AccreditationZoneEntity,
-  CreditTransactionEntity,
-} from './modules/accreditation/accreditation.entity.js';
 import { AccreditationFilesService } from './modules/accreditation/accreditation-files.service.js';
 import { AccreditationImagesController } from './modules/accreditation/accreditation-images.controller.js';
 import { AccreditationImagesService } from './modules/accreditation/accreditation-images.service.js';
-import { ImageImportEntity } from './modules/accreditation/image-import.entity.js';
 import { GeocodeController } from './modules/geocode/geocode.controller.js';
 import { GeocodeService } from './modules/geocode/geocode.service.js';
 import { AccreditationService } from './modules/accreditation/accreditation.service.js';
 import { PrintController } from './modules/accreditation/print.controller.js';
 import { PrintService } from './modules/accreditation/print.service.js';
-import { EntranceEntity } from './modules/accreditation/entrance.entity.js';
-import { PrintLogEntity } from './modules/accreditation/print-log.entity.js';
 import { AccreditationHistoryService } from './modules/accreditation/accreditation-history.service.js';
 import { ActionController } from './modules/action/action.controller.js';
-import { ActionEntity } from './modules/action/action.entity.js';
 import { ActionService } from './modules/action/action.service.js';
 import { CustomFieldController } from './modules/custom-field/custom-field.controller.js';
-import { CustomFieldEntity } from './modules/custom-field/custom-field.entity.js';
 import { CustomFieldService } from './modules/custom-field/custom-field.service.js';
-import { GroupEntity } from './modules/groups/group.entity.js';
 import { GroupsController } from './modules/groups/groups.controller.js';
 import { GroupsService } from './modules/groups/groups.service.js';
 import { ImageController } from './modules/image/image.controller.js';
-import { ImageEntity } from './modules/image/image.entity.js';
 import { ImageService } from './modules/image/image.service.js';
 import { StorageService } from './modules/storage/storage.service.js';
 import { TemplateController } from './modules/template/template.controller.js';
 import { TemplateEngineController } from './modules/template/template-engine.controller.js';
 import { TemplateEngineService } from './modules/template/template-engine.service.js';
-import { MailTemplateEntity, TemplateEntity } from './modules/template/template.entity.js';
 import { MailTemplateService, TemplateService } from './modules/template/template.service.js';
 import { ZoneController } from './modules/zone/zone.controller.js';
-import { ZoneEntity } from './modules/zone/zone.entity.js';
 import { ZoneService } from './modules/zone/zone.service.js';
 import { MailModule } from './modules/mail/mail.module.js';
 import { AccreditationMailService } from './modules/mail/accreditation-mail.service.js';
@@ -60,25 +43,14 @@ import { ManageController } from './modules/manage/manage.controller.js';
 import { OnlineController } from './modules/web-channel/online.controller.js';
 import { OnlineService } from './modules/web-channel/online.service.js';
 import { WebChannelController } from './modules/web-channel/web-channel.controller.js';
-import {
-  WebChannelCodeEntity,
-  WebChannelCodeLogEntity,
-  WebChannelEntity,
-  WebChannelUserEntity,
-} from './modules/web-channel/web-channel.entity.js';
 import { WebChannelService } from './modules/web-channel/web-channel.service.js';
 import { ManageService } from './modules/manage/manage.service.js';
-import { OperatorEntity } from './modules/manage/operator.entity.js';
-import { RateLimitEntity } from './modules/rate-limit/rate-limit.entity.js';
 import { RateLimitService } from './modules/rate-limit/rate-limit.service.js';
-import { AccountLinkEntity } from './modules/session/account-link.entity.js';
 import { AccountLinkService } from './modules/session/account-link.service.js';
 import { SessionController } from './modules/session/session.controller.js';
-import { SessionTokenEntity } from './modules/session/session-token.entity.js';
 import { SessionService } from './modules/session/session.service.js';
 import { TokenService } from './modules/session/token.service.js';
 import { SubjectController } from './modules/subject/subject.controller.js';
-import { SubjectEntity } from './modules/subject/subject.entity.js';
 import { SubjectService } from './modules/subject/subject.service.js';
 
 @Global()
@@ -130,33 +102,8 @@ export class AppModule {
             return ds;
           },
         }),
-        TypeOrmModule.forFeature([
-          SubjectEntity,
-          AdminUserEntity,
-          OperatorEntity,
-          SessionTokenEntity,
-          AccountLinkEntity,
-          RateLimitEntity,
-          ActionEntity,
-          CustomFieldEntity,
-          GroupEntity,
-          ZoneEntity,
-          TemplateEntity,
-          MailTemplateEntity,
-          ImageEntity,
-          AccreditationEntity,
-          AccreditationGroupEntity,
-          AccreditationZoneEntity,
-          AccreditationValueEntity,
-          CreditTransactionEntity,
-          EntranceEntity,
-          WebChannelEntity,
-          WebChannelUserEntity,
-          WebChannelCodeEntity,
-          WebChannelCodeLogEntity,
-          ImageImportEntity,
-          PrintLogEntity,
-        ]),
+        // every entity's repository for the app's services
+        TypeOrmModule.forFeature(ENTITIES),
         MailModule,
       ],
       controllers: CONTROLLERS,

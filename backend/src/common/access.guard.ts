@@ -50,7 +50,7 @@ export class AccessGuard implements CanActivate {
     const rawToken = headerToken(req, 'authorization');
     const token = await this.tokens.resolve('admin', rawToken);
     const user = await this.users.findOneBy({ id: token.principalId });
-    if (!user || !user.active || !user.verified) {
+    if (!user?.active || !user.verified) {
       await this.tokens.revoke(token.id);
       throw new AppError('TOKEN_INVALID');
     }

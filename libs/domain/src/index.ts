@@ -1,4 +1,5 @@
 export * from './constants.js';
+export * from './dto.js';
 export * from './errors.js';
 export * from './field-values.js';
 export * from './rights.js';

@@ -1,6 +1,8 @@
-import { type MultiText } from '@accredo/domain';
+import type { AccreditationHistory, MultiText } from '@accredo/domain';
 import { adminConfig } from './admin';
 import { type Method, request, requestPaged } from './client';
+
+export type { AccreditationHistory };
 
 const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
 
@@ -25,19 +27,6 @@ export interface AccreditationRow {
   source: 'admin' | 'web';
   /** the 5 latest mails, prints and passages, newest first (row tooltips, spec §2) */
   history?: AccreditationHistory;
-}
-
-export interface AccreditationHistory {
-  mail: {
-    date: string;
-    status: string;
-    fail: string | null;
-    adminUser: string | null;
-    mailTemplate: string | null;
-    note: string | null;
-  }[];
-  print: { date: string; adminUser: string | null }[];
-  entrance: { date: string; type: number; deviceId: number | null }[];
 }
 
 /** A user field of the current action, offered by the filter panel. */

@@ -1,30 +1,10 @@
-import type { MultiText } from '@accredo/domain';
+import type { CustomFieldDto, CustomFieldType, CustomFieldOption, MultiText } from '@accredo/domain';
 import { adminConfig } from './admin';
 import { type Method, request } from './client';
 
+export type { CustomFieldDto, CustomFieldType, CustomFieldOption };
+
 const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
-
-export interface CustomFieldType {
-  id: number;
-  code: string;
-}
-
-export interface CustomFieldOption {
-  id: string;
-  value: string;
-}
-
-/** `GET custom-field` (spec §3 User field). */
-export interface CustomFieldDto {
-  id: number;
-  name: string;
-  label: MultiText;
-  tooltip: MultiText;
-  customFieldType: CustomFieldType;
-  options: CustomFieldOption[];
-  /** the placeholder that prints this field in templates */
-  placeholder: string;
-}
 
 /** The body of `POST custom-field` / `PUT custom-field/{id}` (the output of `customFieldSchema`). */
 export interface CustomFieldPayload {

@@ -1,25 +1,13 @@
-import { type Paged } from '@accredo/domain';
+import type { ImageDto, Paged } from '@accredo/domain';
 import { adminConfig } from './admin';
 import { type Method, request, requestPaged } from './client';
+
+export type { ImageDto };
 
 const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
 
 /** Image types of spec §3: 1 accreditation, 2 template, 3 other (default). */
 export type ImageType = 1 | 2 | 3;
-
-/** An image of the gallery (spec §3 Image, §7 Images); `path` is the URL to show it. */
-export interface ImageDto {
-  id: number;
-  name: string;
-  type: number;
-  size: number;
-  width: number;
-  height: number;
-  mimeType: string;
-  version: number;
-  path: string;
-  dateCreate: string;
-}
 
 export interface ImageListQuery {
   /** 1-based */

@@ -1,7 +1,9 @@
-import type { groupSchema, MultiText } from '@accredo/domain';
+import type { GroupDto, groupSchema, MultiText } from '@accredo/domain';
 import type { z } from 'zod';
 import { adminConfig } from './admin';
 import { type Method, request } from './client';
+
+export type { GroupDto };
 
 const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
 
@@ -9,23 +11,6 @@ const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adm
 export interface ActionOption {
   id: number;
   name: MultiText;
-}
-
-/** A group of spec §3 as GET groups and GET groups/{id} answer. */
-export interface GroupDto {
-  id: number;
-  name: string;
-  displayName: MultiText;
-  label: string;
-  htmlData: string;
-  adminTemplateId: number | null;
-  adminTemplateName: string | null;
-  zoneId: number[];
-  zones: { id: number; name: string }[];
-  actionId: number | null;
-  actionName: MultiText | null;
-  assignDefaultMeal: boolean;
-  assignDefaultParking: boolean;
 }
 
 export type GroupPayload = z.output<typeof groupSchema>;

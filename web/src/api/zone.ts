@@ -1,18 +1,11 @@
-import type { zoneSchema } from '@accredo/domain';
+import type { ZoneDto, zoneSchema } from '@accredo/domain';
 import type { z } from 'zod';
 import { adminConfig } from './admin';
 import { type Method, request } from './client';
 
-const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
+export type { ZoneDto };
 
-/** A zone of spec §3 with the groups that include it. */
-export interface ZoneDto {
-  id: number;
-  name: string;
-  onAccreditation: string;
-  actionId: number | null;
-  groups: { id: number; name: string }[];
-}
+const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
 
 export type ZonePayload = z.output<typeof zoneSchema>;
 

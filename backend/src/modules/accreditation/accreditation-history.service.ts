@@ -1,3 +1,4 @@
+import type { AccreditationHistory } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -5,30 +6,6 @@ import { EntranceEntity, localDay } from './entrance.entity.js';
 
 /** How many entries of each kind a list row carries for its tooltips (spec §2). */
 export const HISTORY_SIZE = 5;
-
-export interface MailHistoryEntry {
-  date: string;
-  status: string;
-  fail: string | null;
-  adminUser: string | null;
-  mailTemplate: string | null;
-  note: string | null;
-}
-export interface PrintHistoryEntry {
-  date: string;
-  adminUser: string | null;
-}
-export interface EntranceHistoryEntry {
-  date: string;
-  type: number;
-  deviceId: number | null;
-}
-/** What a row of the accreditation list carries besides its data (spec §2, §3 Accreditation). */
-export interface AccreditationHistory {
-  mail: MailHistoryEntry[];
-  print: PrintHistoryEntry[];
-  entrance: EntranceHistoryEntry[];
-}
 
 type Raw = Record<string, unknown>;
 

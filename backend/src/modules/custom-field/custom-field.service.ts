@@ -1,22 +1,11 @@
+import { type CustomFieldDto, CUSTOM_FIELD_TYPES, type customFieldSchema } from '@accredo/domain';
 import { randomUUID } from 'node:crypto';
-import { CUSTOM_FIELD_TYPES, type customFieldSchema, type MultiText } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import type { z } from 'zod';
 import { SubjectCrud } from '../../common/crud.js';
 import { CustomFieldEntity } from './custom-field.entity.js';
-
-export interface CustomFieldDto {
-  id: number;
-  name: string;
-  label: MultiText;
-  tooltip: MultiText;
-  customFieldType: { id: number; code: string };
-  options: { id: string; value: string }[];
-  /** the placeholder that prints this field in templates */
-  placeholder: string;
-}
 
 @Injectable()
 export class CustomFieldService extends SubjectCrud<

@@ -1,4 +1,4 @@
-import type { groupSchema, MultiText } from '@accredo/domain';
+import type { GroupDto, groupSchema } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
@@ -10,22 +10,6 @@ import { ActionEntity } from '../action/action.entity.js';
 import { TemplateEntity } from '../template/template.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import { GroupEntity } from './group.entity.js';
-
-export interface GroupDto {
-  id: number;
-  name: string;
-  displayName: MultiText;
-  label: string;
-  htmlData: string;
-  adminTemplateId: number | null;
-  adminTemplateName: string | null;
-  zoneId: number[];
-  zones: { id: number; name: string }[];
-  actionId: number | null;
-  actionName: MultiText | null;
-  assignDefaultMeal: boolean;
-  assignDefaultParking: boolean;
-}
 
 @Injectable()
 export class GroupsService extends SubjectCrud<GroupEntity, z.output<typeof groupSchema>, GroupDto> {

@@ -1,5 +1,5 @@
+import type { ImageDto, imageCreateSchema, imageListSchema, imageUpdateSchema, Paged } from '@accredo/domain';
 import { randomUUID } from 'node:crypto';
-import type { imageCreateSchema, imageListSchema, imageUpdateSchema, Paged } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Raw, type Repository } from 'typeorm';
@@ -11,20 +11,6 @@ import { StorageService } from '../storage/storage.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { type DecodedImage, decodeImage } from './image-data.js';
 import { ImageEntity } from './image.entity.js';
-
-export interface ImageDto {
-  id: number;
-  name: string;
-  type: number;
-  size: number;
-  width: number;
-  height: number;
-  mimeType: string;
-  version: number;
-  /** where the browser loads it: an unguessable, immutable URL per version */
-  path: string;
-  dateCreate: string;
-}
 
 export const FILE_KEY = /^[a-f0-9-]{36}\.(png|jpg|gif)$/;
 

@@ -94,7 +94,7 @@ export class SessionService {
     await this.limits.recordFailure(limits);
     const user = await this.users.findOneBy({ login: login.toLowerCase() });
     // Spec §8: the failure says the e-mail was not found.
-    if (!user || !user.active) throw new AppError('EMAIL_NOT_FOUND');
+    if (!user?.active) throw new AppError('EMAIL_NOT_FOUND');
     await this.links.sendPasswordLink(user, language);
   }
 

@@ -1,4 +1,4 @@
-import type { zoneSchema } from '@accredo/domain';
+import type { ZoneDto, zoneSchema } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
@@ -8,14 +8,6 @@ import { TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
 import { ZoneEntity } from './zone.entity.js';
-
-export interface ZoneDto {
-  id: number;
-  name: string;
-  onAccreditation: string;
-  actionId: number | null;
-  groups: { id: number; name: string }[];
-}
 
 @Injectable()
 export class ZoneService extends SubjectCrud<ZoneEntity, z.output<typeof zoneSchema>, ZoneDto> {

@@ -1,0 +1,102 @@
+import type { MultiText } from './schemas/setup.js';
+
+// What the admin API answers for the set-up records and the row history (spec §3, §7): written
+// once here, returned by the backend's services and read by the web's API modules.
+
+/** A named record a list shows as a badge (a group's zones, a zone's groups). */
+export interface NamedRef {
+  id: number;
+  name: string;
+}
+
+/** A group of spec §3 as GET groups and GET groups/{id} answer. */
+export interface GroupDto {
+  id: number;
+  name: string;
+  displayName: MultiText;
+  label: string;
+  htmlData: string;
+  adminTemplateId: number | null;
+  adminTemplateName: string | null;
+  zoneId: number[];
+  zones: NamedRef[];
+  actionId: number | null;
+  actionName: MultiText | null;
+  assignDefaultMeal: boolean;
+  assignDefaultParking: boolean;
+}
+
+/** A zone of spec §3 as GET zone and GET zone/{id} answer, with the groups that hold it. */
+export interface ZoneDto {
+  id: number;
+  name: string;
+  onAccreditation: string;
+  actionId: number | null;
+  groups: NamedRef[];
+}
+
+/** An image of the gallery (spec §3 Image). */
+export interface ImageDto {
+  id: number;
+  name: string;
+  type: number;
+  size: number;
+  width: number;
+  height: number;
+  mimeType: string;
+  version: number;
+  /** where the browser loads it: an unguessable, immutable URL per version */
+  path: string;
+  dateCreate: string;
+}
+
+/** A user-field type (GET custom-field-type): 1 TEXT … 9 IMAGE. */
+export interface CustomFieldType {
+  id: number;
+  code: string;
+}
+
+/** An option of a select user field. */
+export interface CustomFieldOption {
+  id: string;
+  value: string;
+}
+
+/** A user field of spec §3 as GET custom-field answers. */
+export interface CustomFieldDto {
+  id: number;
+  name: string;
+  label: MultiText;
+  tooltip: MultiText;
+  customFieldType: CustomFieldType;
+  options: CustomFieldOption[];
+  /** the placeholder that prints this field in templates */
+  placeholder: string;
+}
+
+export interface MailHistoryEntry {
+  date: string;
+  status: string;
+  fail: string | null;
+  adminUser: string | null;
+  mailTemplate: string | null;
+  note: string | null;
+}
+
+export interface PrintHistoryEntry {
+  date: string;
+  adminUser: string | null;
+}
+
+export interface EntranceHistoryEntry {
+  date: string;
+  type: number;
+  deviceId: number | null;
+}
+
+/** The latest mails, prints and passages of a list row (spec §2 row tooltips). */
+export interface AccreditationHistory {
+  mail: MailHistoryEntry[];
+  print: PrintHistoryEntry[];
+  entrance: EntranceHistoryEntry[];
+}
