@@ -222,6 +222,15 @@ describe('accreditations (spec §7 Accreditations, §5, §8)', () => {
     ).toEqual(['anna21@example.com']);
     expect((await filter({ text: '%' })).body.max).toBe(0);
     expect((await post('user/all', { actionId: action.id }, stranger)).body.error.code).toBe('ACTION_DOESNT_EXIST');
+    // a day that is not in the calendar, a user field named otherwise than by its id: said, not ignored
+    const badDay = await filter({ entrance: 2, entranceDate: '2026-02-31' });
+    expect(badDay.status).toBe(400);
+    expect(badDay.body.error.details.fields).toEqual([
+      { path: 'filterData.entranceDate', key: 'basics.enterCorrectDate' },
+    ]);
+    const badField = await filter({ customField: { company: 'Acme' } });
+    expect(badField.status).toBe(400);
+    expect(badField.body.error.details.fields[0].path).toMatch(/^filterData\.customField/);
   });
 
   it('changes in bulk on ids or on a whole filter, and deletes from the action or the system', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { booleanSchema, EMAIL_PATTERN, id, optionalId, REQUIRED, requiredString } from './common.js';
-import { DATE } from './setup.js';
+import { calendarDate } from './setup.js';
 
 /**
  * Accreditations (spec §3 Accreditation, §5 Accreditation, §7 Accreditations). User-field values
@@ -38,10 +38,7 @@ export const accreditationSchema = z.object({
     .transform((v) => v.toLowerCase()),
   groupIds: z.array(z.coerce.number().int().positive()).max(50).default([]),
   zones: z.array(z.coerce.number().int().positive()).max(200).default([]),
-  days: z
-    .array(z.string().regex(DATE, { error: 'basics.enterCorrectDate' }))
-    .max(366)
-    .default([]),
+  days: z.array(calendarDate()).max(366).default([]),
   customField: z.array(customFieldValueSchema).max(200).default([]),
   /** a gallery image to use as the photo; null clears it; left out keeps the current one */
   imageId: z.union([id(), z.null()]).optional(),
@@ -60,9 +57,11 @@ export const accreditationFilterSchema = z.object({
   /** 1 entered, 2 entered on a day, 3 not entered, 4 not entered on a day (spec §2) */
   entrance: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.null()]).optional(),
   /** the day of entrance 2 and 4 (YYYY-MM-DD); today when left out */
-  entranceDate: z.string().regex(DATE, { error: 'basics.enterCorrectDate' }).nullish(),
+  entranceDate: calendarDate().nullish(),
   /** user field id → wanted value (BOOL: 1 yes, -1 no; others: contains) */
-  customField: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+  customField: z
+    .record(z.string().regex(/^\d+$/, { error: 'basics.invalidValue' }), z.union([z.string(), z.number()]))
+    .default({}),
 });
 export type AccreditationFilter = z.output<typeof accreditationFilterSchema>;
 
@@ -91,7 +90,7 @@ export const bulkAssignZonesSchema = z
   .object({ ...bulkBase, zones: z.array(z.coerce.number().int().positive()).default([]) })
   .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
 export const bulkAssignDaysSchema = z
-  .object({ ...bulkBase, days: z.array(z.string().regex(DATE)).default([]) })
+  .object({ ...bulkBase, days: z.array(calendarDate()).default([]) })
   .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
 export const bulkDeleteSchema = z
   .object({ ...bulkBase, type: z.union([z.literal(1), z.literal(2)], { error: REQUIRED }) })

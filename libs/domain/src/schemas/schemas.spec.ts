@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { adminUserCreateSchema, adminUserUpdateSchema, manageAdminUserCreateSchema } from './admin-user.js';
+import { accreditationFilterSchema } from './accreditation.js';
 import { loginSchema, renewPasswordSchema } from './session.js';
+import { actionSchema, isCalendarDate, isDateTime } from './setup.js';
 import { manageSubjectSchema } from './subject.js';
 
 const keys = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
@@ -52,5 +54,39 @@ describe('validation schemas (spec §5)', () => {
       key: 'subject.keyInvalid',
       pathToFiles: 'subject.pathInvalid',
     });
+  });
+});
+
+describe('dates of the calendar', () => {
+  it('takes real days only: no 31 February, no month 13', () => {
+    expect(isCalendarDate('2028-02-29')).toBe(true);
+    expect(isCalendarDate('2026-02-29')).toBe(false);
+    expect(isCalendarDate('2026-02-31')).toBe(false);
+    expect(isCalendarDate('2026-13-01')).toBe(false);
+    expect(isCalendarDate('26-1-1')).toBe(false);
+    expect(isDateTime('2026-12-31T23:59')).toBe(true);
+    expect(isDateTime('2026-11-31T10:00')).toBe(false);
+    expect(isDateTime('2026-12-01T24:00')).toBe(false);
+  });
+
+  it('says enterCorrectDate for an impossible filter day and action date', () => {
+    const filter = accreditationFilterSchema.safeParse({ entrance: 2, entranceDate: '2026-02-31' });
+    expect(filter.success).toBe(false);
+    expect(filter.error?.issues[0]).toMatchObject({ path: ['entranceDate'], message: 'basics.enterCorrectDate' });
+    const action = actionSchema.safeParse({ name: { cs: 'Akce' }, dateFrom: '2026-02-30T09:00', dateTo: '2026-03-01' });
+    expect(action.success).toBe(false);
+    expect(action.error?.issues.find((i) => i.path[0] === 'dateFrom')?.message).toBe('basics.enterCorrectDate');
+  });
+});
+
+describe('accreditation filter', () => {
+  it('names a user field by its id', () => {
+    expect(accreditationFilterSchema.parse({ customField: { '12': 'Acme', '13': 1 } }).customField).toEqual({
+      '12': 'Acme',
+      '13': 1,
+    });
+    const bad = accreditationFilterSchema.safeParse({ customField: { company: 'Acme' } });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.path[0]).toBe('customField');
   });
 });

@@ -9,6 +9,26 @@ import { booleanSchema, EMAIL_PATTERN, optionalId, REQUIRED, requiredString } fr
 export const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Whether a `YYYY-MM-DD` names a day of the calendar (2026-02-31 and 2026-13-01 do not). */
+export function isCalendarDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+}
+
+/** Whether a `YYYY-MM-DDTHH:mm` names a real day and time of the wall clock. */
+export function isDateTime(value: string): boolean {
+  return (
+    DATE_TIME.test(value) &&
+    isCalendarDate(value.slice(0, 10)) &&
+    Number(value.slice(11, 13)) < 24 &&
+    Number(value.slice(14, 16)) < 60
+  );
+}
+
+/** A `YYYY-MM-DD` of the calendar, or basics.enterCorrectDate. */
+export const calendarDate = () => z.string().refine(isCalendarDate, { error: 'basics.enterCorrectDate' });
+
 const optText = (max: number) =>
   z
     .string({ error: 'basics.invalidValue' })
@@ -34,15 +54,14 @@ export function withDefaultEndTime(value: string): string {
   return DATE.test(value) ? `${value}T23:59` : value;
 }
 
-const dateTime = (end: boolean) =>
+/** A wall-clock date-time (action and channel ranges); a date alone starts at 00:00, or as an end at 23:59. */
+export const dateTime = (end: boolean) =>
   z
-    .string()
+    .string({ error: 'basics.enterCorrectDate' })
     .trim()
     .nullish()
     .transform((v) => (v ? (end ? withDefaultEndTime(v) : DATE.test(v) ? `${v}T00:00` : v) : null))
-    .refine((v) => v === null || (DATE_TIME.test(v) && !Number.isNaN(Date.parse(`${v}:00Z`))), {
-      error: 'basics.enterCorrectDate',
-    });
+    .refine((v) => v === null || isDateTime(v), { error: 'basics.enterCorrectDate' });
 
 /** Every day of a range, as YYYY-MM-DD (spec §4 Multi-day: the days list comes from the range). */
 export function daysInRange(dateFrom: string | null | undefined, dateTo: string | null | undefined): string[] {
@@ -77,7 +96,7 @@ export function regenerateDays(days: ActionDay[], dateFrom: string | null, dateT
 }
 
 const daySchema = z.object({
-  id: z.string().regex(DATE, { error: 'basics.enterCorrectDate' }),
+  id: calendarDate(),
   name: requiredMultiText(),
   onAccreditation: requiredString(64),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Language } from '../constants.js';
 import { booleanSchema, EMAIL_PATTERN, optionalId, REQUIRED, requiredString } from './common.js';
 import { customFieldValueSchema } from './accreditation.js';
-import { DATE, DATE_TIME, type MultiText, optionalMultiText, withDefaultEndTime } from './setup.js';
+import { calendarDate, dateTime, type MultiText, optionalMultiText } from './setup.js';
 
 /**
  * Web channels and public online registration (spec §3 Web channel, External code, Online
@@ -64,17 +64,6 @@ export const AUTHORIZATION_CODE = 3;
 export const AFTER_ADD_NEXT = 1;
 export const AFTER_ADD_NOTHING = 2;
 
-/** A channel's open-from / open-to (venue wall clock); a date-to without a time ends at 23:59. */
-const channelDate = (end: boolean) =>
-  z
-    .string({ error: 'basics.enterCorrectDate' })
-    .trim()
-    .nullish()
-    .transform((v) => (v ? (end ? withDefaultEndTime(v) : DATE.test(v) ? `${v}T00:00` : v) : null))
-    .refine((v) => v === null || (DATE_TIME.test(v) && !Number.isNaN(Date.parse(`${v}:00Z`))), {
-      error: 'basics.enterCorrectDate',
-    });
-
 const nonNegativeInt = () =>
   z.coerce
     .number({ error: 'webChannelRules.positiveNumber' })
@@ -119,17 +108,14 @@ export const webChannelSchema = z
     name: requiredString(),
     actionId: z.coerce.number({ error: REQUIRED }).int({ error: REQUIRED }).positive({ error: REQUIRED }),
     active: booleanSchema(true),
-    dateFrom: channelDate(false),
-    dateTo: channelDate(true),
+    dateFrom: dateTime(false),
+    dateTo: dateTime(true),
     viewGroups: booleanSchema(false),
     groupsSelectName: optionalMultiText(),
     groupsId: z.array(z.coerce.number().int().positive()).max(500).default([]),
     viewDays: booleanSchema(false),
     daysSelectName: optionalMultiText(),
-    defaultDays: z
-      .array(z.string().regex(DATE, { error: 'basics.enterCorrectDate' }))
-      .max(366)
-      .default([]),
+    defaultDays: z.array(calendarDate()).max(366).default([]),
     viewMealSelect: booleanSchema(false),
     viewParkingSelect: booleanSchema(false),
     customNameFirstname: optionalMultiText(),
@@ -462,10 +448,7 @@ export const onlineRegistrationSchema = z.object({
     .regex(EMAIL_PATTERN, { error: 'basics.emailNotValid' })
     .transform((v) => v.toLowerCase()),
   customField: z.array(customFieldValueSchema).max(200).default([]),
-  days: z
-    .array(z.string().regex(DATE, { error: 'basics.enterCorrectDate' }))
-    .max(366)
-    .default([]),
+  days: z.array(calendarDate()).max(366).default([]),
   /** the chosen group (viewGroups): one id */
   groups: z.array(z.coerce.number().int().positive()).max(1, { error: 'basics.invalidValue' }).default([]),
   /** the photo as a data URL (png, jpg, gif; 2 MB) */
