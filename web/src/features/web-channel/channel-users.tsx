@@ -1,22 +1,12 @@
 import { normalizeLogin, REQUIRED } from '@accredo/domain';
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Modal,
-  PasswordInput,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { Button, Group, PasswordInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { type KeyboardEvent, useState } from 'react';
+import { useState } from 'react';
 import { useFieldArray } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import type { ChannelUserValues } from './form-values';
+import { enterApplies, RowDialog, RowIcon, RowText } from './row-dialog';
 import type { ChannelForm } from './web-channel-detail-page';
 
 interface UserRow extends ChannelUserValues {
@@ -45,19 +35,12 @@ export function ChannelUsers({
     {
       key: 'login',
       header: t('webChannel.userLogin'),
-      render: (u) => {
-        const error = fieldError(`users.${u.index}.login`) ?? fieldError(`users.${u.index}.password`);
-        return (
-          <Stack gap={0}>
-            <Text size="sm">{u.login}</Text>
-            {error && (
-              <Text size="xs" c="red" role="alert">
-                {error}
-              </Text>
-            )}
-          </Stack>
-        );
-      },
+      render: (u) => (
+        <RowText
+          text={u.login}
+          error={fieldError(`users.${u.index}.login`) ?? fieldError(`users.${u.index}.password`)}
+        />
+      ),
     },
     {
       key: 'active',
@@ -74,26 +57,20 @@ export function ChannelUsers({
       header: t('basics.options'),
       render: (u) => (
         <Group gap={4} wrap="nowrap">
-          <Tooltip label={t('basics.edit')}>
-            <ActionIcon
-              variant="subtle"
-              aria-label={`${t('basics.edit')}: ${u.login}`}
-              onClick={() => setEditing(u.index)}
-            >
-              <IconPencil size={16} />
-            </ActionIcon>
-          </Tooltip>
+          <RowIcon
+            label={t('basics.edit')}
+            name={u.login}
+            icon={<IconPencil size={16} />}
+            onClick={() => setEditing(u.index)}
+          />
           {!u.id && (
-            <Tooltip label={t('basics.remove')}>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={`${t('basics.remove')}: ${u.login}`}
-                onClick={() => remove(u.index)}
-              >
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Tooltip>
+            <RowIcon
+              label={t('basics.remove')}
+              name={u.login}
+              icon={<IconTrash size={16} />}
+              color="red"
+              onClick={() => remove(u.index)}
+            />
           )}
         </Group>
       ),
@@ -165,11 +142,6 @@ function UserModal({
   const [active, setActive] = useState(user?.active ?? true);
   const [errors, setErrors] = useState<{ login?: string; password?: string }>({});
 
-  const onEnter = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    submit();
-  };
   const submit = () => {
     const next: typeof errors = {};
     const normalized = normalizeLogin(login);
@@ -180,47 +152,38 @@ function UserModal({
     if (Object.keys(next).length > 0) return;
     onSave({ id: user?.id ?? null, login: normalized, password: isNew ? password : '', active });
   };
+  const onEnter = enterApplies(submit);
 
   return (
-    <Modal
+    <RowDialog
       opened={opened}
       onClose={onClose}
       title={isNew && !user ? t('webChannel.addUser') : t('webChannel.editUser')}
+      onApply={submit}
     >
-      {/* Not a <form>: the dialog sits inside the channel's form in the React tree. Enter in an input applies. */}
-      <div>
-        <Stack gap="sm">
-          <TextInput
-            label={t('webChannel.userLogin')}
-            required
-            data-autofocus
-            onKeyDown={onEnter}
-            autoComplete="off"
-            value={login}
-            onChange={(e) => setLogin(e.currentTarget.value)}
-            error={errors.login ? t(errors.login) : undefined}
-          />
-          {isNew && (
-            <PasswordInput
-              label={t('webChannel.userPassword')}
-              description={t('webChannel.userPasswordHint')}
-              required
-              autoComplete="new-password"
-              onKeyDown={onEnter}
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              error={errors.password ? t(errors.password) : undefined}
-            />
-          )}
-          <Switch label={t('basics.active')} checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('basics.cancel')}
-            </Button>
-            <Button onClick={submit}>{t('webChannel.apply')}</Button>
-          </Group>
-        </Stack>
-      </div>
-    </Modal>
+      <TextInput
+        label={t('webChannel.userLogin')}
+        required
+        data-autofocus
+        onKeyDown={onEnter}
+        autoComplete="off"
+        value={login}
+        onChange={(e) => setLogin(e.currentTarget.value)}
+        error={errors.login ? t(errors.login) : undefined}
+      />
+      {isNew && (
+        <PasswordInput
+          label={t('webChannel.userPassword')}
+          description={t('webChannel.userPasswordHint')}
+          required
+          autoComplete="new-password"
+          onKeyDown={onEnter}
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={errors.password ? t(errors.password) : undefined}
+        />
+      )}
+      <Switch label={t('basics.active')} checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
+    </RowDialog>
   );
 }

@@ -7,7 +7,6 @@ import {
   type WebChannel,
 } from '@accredo/domain';
 import {
-  ActionIcon,
   Alert,
   Button,
   FileInput,
@@ -19,11 +18,10 @@ import {
   Table,
   Text,
   TextInput,
-  Tooltip,
 } from '@mantine/core';
 import { IconDownload, IconFileImport, IconHistory, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { type KeyboardEvent, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useFieldArray } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { readAsDataUrl, saveBlob } from '../../api/accreditation-files';
@@ -33,6 +31,7 @@ import { useAdminSession } from '../../app/admin-session';
 import { notifyError, notifySuccess } from '../../app/notify';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import type { ExternalCodeValues } from './form-values';
+import { enterApplies, RowDialog, RowIcon, RowText } from './row-dialog';
 import type { ChannelForm } from './web-channel-detail-page';
 
 interface CodeRow extends ExternalCodeValues {
@@ -121,21 +120,13 @@ export function ExternalCodes({
     {
       key: 'code',
       header: t('webChannel.code'),
-      render: (c) => {
-        const error = fieldError(`externalCode.${c.index}.code`) ?? fieldError(`externalCode.${c.index}.numberOfUse`);
-        return (
-          <Stack gap={0}>
-            <Text size="sm" ff="monospace">
-              {c.code}
-            </Text>
-            {error && (
-              <Text size="xs" c="red" role="alert">
-                {error}
-              </Text>
-            )}
-          </Stack>
-        );
-      },
+      render: (c) => (
+        <RowText
+          text={c.code}
+          mono
+          error={fieldError(`externalCode.${c.index}.code`) ?? fieldError(`externalCode.${c.index}.numberOfUse`)}
+        />
+      ),
     },
     {
       key: 'numberOfUse',
@@ -150,39 +141,28 @@ export function ExternalCodes({
         const used = isCodeUsed(c);
         return (
           <Group gap={4} wrap="nowrap">
-            <Tooltip label={t('webChannel.usageLog')}>
-              <ActionIcon
-                variant="subtle"
-                aria-label={`${t('webChannel.usageLog')}: ${c.code}`}
-                onClick={() => setLogOf(c.index)}
-                disabled={c.log.length === 0}
-              >
-                <IconHistory size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('basics.edit')}>
-              <ActionIcon
-                variant="subtle"
-                aria-label={`${t('basics.edit')}: ${c.code}`}
-                onClick={() => setEditing(c.index)}
-              >
-                <IconPencil size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={used ? t('webChannel.usedCodeCannotRemove') : t('basics.remove')}>
-              {/* A disabled button gets no pointer events; the wrapper keeps the tooltip reachable. */}
-              <span>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`${t('basics.remove')}: ${c.code}`}
-                  disabled={used}
-                  onClick={() => remove(c.index)}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </span>
-            </Tooltip>
+            <RowIcon
+              label={t('webChannel.usageLog')}
+              name={c.code}
+              icon={<IconHistory size={16} />}
+              disabled={c.log.length === 0}
+              onClick={() => setLogOf(c.index)}
+            />
+            <RowIcon
+              label={t('basics.edit')}
+              name={c.code}
+              icon={<IconPencil size={16} />}
+              onClick={() => setEditing(c.index)}
+            />
+            <RowIcon
+              label={t('basics.remove')}
+              tooltip={used ? t('webChannel.usedCodeCannotRemove') : undefined}
+              name={c.code}
+              icon={<IconTrash size={16} />}
+              color="red"
+              disabled={used}
+              onClick={() => remove(c.index)}
+            />
           </Group>
         );
       },
@@ -376,11 +356,6 @@ function CodeModal({
   const [errors, setErrors] = useState<{ code?: string; numberOfUse?: string }>({});
   const used = code ? isCodeUsed(code) : false;
 
-  const onEnter = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    submit();
-  };
   const submit = () => {
     const next: typeof errors = {};
     const normalized = normalizeCode(value);
@@ -399,44 +374,39 @@ function CodeModal({
       log: code?.log ?? [],
     });
   };
+  const onEnter = enterApplies(submit);
 
   return (
-    <Modal opened={opened} onClose={onClose} title={code ? t('webChannel.editCode') : t('webChannel.addCode')}>
-      {/* Not a <form>: the dialog sits inside the channel's form in the React tree. Enter in an input applies. */}
-      <div>
-        <Stack gap="sm">
-          <TextInput
-            label={t('webChannel.code')}
-            description={used ? t('webChannel.usedCodeFixed') : t('webChannel.codeHint')}
-            required
-            data-autofocus
-            onKeyDown={onEnter}
-            autoComplete="off"
-            readOnly={used}
-            value={value}
-            onChange={(e) => setValue(e.currentTarget.value)}
-            error={errors.code ? t(errors.code) : undefined}
-          />
-          <NumberInput
-            label={t('webChannel.numberOfUse')}
-            description={t('webChannel.numberOfUseHint')}
-            required
-            min={0}
-            allowDecimal={false}
-            allowNegative={false}
-            value={uses}
-            onChange={setUses}
-            onKeyDown={onEnter}
-            error={errors.numberOfUse ? t(errors.numberOfUse) : undefined}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('basics.cancel')}
-            </Button>
-            <Button onClick={submit}>{t('webChannel.apply')}</Button>
-          </Group>
-        </Stack>
-      </div>
-    </Modal>
+    <RowDialog
+      opened={opened}
+      onClose={onClose}
+      title={code ? t('webChannel.editCode') : t('webChannel.addCode')}
+      onApply={submit}
+    >
+      <TextInput
+        label={t('webChannel.code')}
+        description={used ? t('webChannel.usedCodeFixed') : t('webChannel.codeHint')}
+        required
+        data-autofocus
+        onKeyDown={onEnter}
+        autoComplete="off"
+        readOnly={used}
+        value={value}
+        onChange={(e) => setValue(e.currentTarget.value)}
+        error={errors.code ? t(errors.code) : undefined}
+      />
+      <NumberInput
+        label={t('webChannel.numberOfUse')}
+        description={t('webChannel.numberOfUseHint')}
+        required
+        min={0}
+        allowDecimal={false}
+        allowNegative={false}
+        value={uses}
+        onChange={setUses}
+        onKeyDown={onEnter}
+        error={errors.numberOfUse ? t(errors.numberOfUse) : undefined}
+      />
+    </RowDialog>
   );
 }
