@@ -1,6 +1,6 @@
 import { imageTypeSchema, requiredString } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { FileInput, Image, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { FileInput, Image, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { IconPhoto } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ApiError } from '../../api/client';
 import { galleryApi } from '../../api/gallery';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, useFieldError } from '../../components/form';
+import { FormShell, useFieldError, SelectField } from '../../components/form';
 import { PageHeader } from '../../components/page-header';
 import {
   checkImageFile,
@@ -95,22 +95,14 @@ export function GalleryAddPage() {
     <FormShell form={form} onSave={save} saveErrorKey="gallery.saveError">
       <PageHeader title={t('gallery.add')} />
       <Stack gap="sm" maw={520}>
-        <Controller
+        <SelectField
           control={form.control}
           name="type"
-          render={({ field }) => (
-            <Select
-              label={t('gallery.type')}
-              required
-              allowDeselect={false}
-              data={imageTypeData(t)}
-              value={field.value}
-              onChange={(value) => field.onChange(value)}
-              onBlur={field.onBlur}
-              ref={field.ref}
-              error={fieldError('type')}
-            />
-          )}
+          label={t('gallery.type')}
+          required
+          allowDeselect={false}
+          data={imageTypeData(t)}
+          error={fieldError('type')}
         />
         <Controller
           control={form.control}

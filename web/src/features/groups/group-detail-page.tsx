@@ -1,9 +1,9 @@
 import { EXTENSION_MEAL, EXTENSION_PARKING, groupSchema, hasRight, LANGUAGES, type MultiText } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MultiSelect, Select, SimpleGrid, Stack, Tabs, Textarea, TextInput } from '@mantine/core';
+import { SimpleGrid, Stack, Tabs, Textarea, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Controller, type Resolver, useForm, useWatch } from 'react-hook-form';
+import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { type GroupDto, type GroupPayload, groupsApi } from '../../api/groups';
@@ -11,7 +11,7 @@ import { templateApi } from '../../api/template';
 import { zoneApi } from '../../api/zone';
 import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, SwitchField, useFieldError } from '../../components/form';
+import { FormShell, SwitchField, useFieldError, MultiSelectField, SelectField } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
@@ -181,63 +181,40 @@ function GroupForm({ group }: { group?: GroupDto }) {
               {...form.register('htmlData')}
               error={fieldError('htmlData')}
             />
-            <Controller
+            <SelectField
               control={form.control}
               name="adminTemplateId"
-              render={({ field }) => (
-                <Select
-                  label={t('groups.template')}
-                  placeholder={t('groups.noTemplate')}
-                  data={templateData}
-                  clearable
-                  searchable
-                  nothingFoundMessage={t('basics.noData')}
-                  value={field.value}
-                  onChange={(value) => field.onChange(value)}
-                  onBlur={field.onBlur}
-                  ref={field.ref}
-                  error={fieldError('adminTemplateId')}
-                />
-              )}
+              label={t('groups.template')}
+              placeholder={t('groups.noTemplate')}
+              data={templateData}
+              clearable
+              searchable
+              nothingFoundMessage={t('basics.noData')}
+              error={fieldError('adminTemplateId')}
             />
-            <Controller
+            <SelectField
               control={form.control}
               name="actionId"
-              render={({ field }) => (
-                <Select
-                  label={t('groups.action')}
-                  placeholder={t('groups.noAction')}
-                  data={actionData}
-                  clearable
-                  searchable
-                  nothingFoundMessage={t('basics.noData')}
-                  value={field.value}
-                  onChange={changeAction}
-                  onBlur={field.onBlur}
-                  ref={field.ref}
-                  error={fieldError('actionId')}
-                />
-              )}
+              label={t('groups.action')}
+              placeholder={t('groups.noAction')}
+              data={actionData}
+              clearable
+              searchable
+              nothingFoundMessage={t('basics.noData')}
+              onChange={changeAction}
+              error={fieldError('actionId')}
             />
-            <Controller
+            <MultiSelectField
               control={form.control}
               name="zoneId"
-              render={({ field }) => (
-                <MultiSelect
-                  label={t('groups.zones')}
-                  description={actionId ? t('groups.zonesHint') : t('groups.zonesHintNoAction')}
-                  placeholder={zoneData.length === 0 ? t('groups.noZonesForAction') : undefined}
-                  data={zoneData}
-                  searchable
-                  clearable
-                  nothingFoundMessage={t('groups.noZonesForAction')}
-                  value={field.value}
-                  onChange={(value) => field.onChange(value)}
-                  onBlur={field.onBlur}
-                  ref={field.ref}
-                  error={fieldError('zoneId')}
-                />
-              )}
+              label={t('groups.zones')}
+              description={actionId ? t('groups.zonesHint') : t('groups.zonesHintNoAction')}
+              placeholder={zoneData.length === 0 ? t('groups.noZonesForAction') : undefined}
+              data={zoneData}
+              searchable
+              clearable
+              nothingFoundMessage={t('groups.noZonesForAction')}
+              error={fieldError('zoneId')}
             />
             {extensions.includes(EXTENSION_MEAL) && (
               <SwitchField control={form.control} name="assignDefaultMeal" label={t('groups.assignDefaultMeal')} />

@@ -1,6 +1,6 @@
 import { DEFAULT_TIME_ZONE, type ExtensionType, manageSubjectSchema, type Subject } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Checkbox, Group, Select, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
+import { Checkbox, Group, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { ApiError } from '../../api/client';
 import { type ManageSubjectPayload, manageApi } from '../../api/manage';
 import { i18n } from '../../app/i18n';
 import { notifyError, notifySuccess } from '../../app/notify';
-import { FormShell, SwitchField, useFieldError } from '../../components/form';
+import { FormShell, SwitchField, useFieldError, SelectField } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
@@ -116,21 +116,15 @@ function ManageSubjectForm({ subject }: { subject?: Subject }) {
         />
       </Stack>
       <Stack gap="sm">
-        <Controller
+        <SelectField
           control={form.control}
           name="timeZone"
-          render={({ field }) => (
-            <Select
-              label={t('subject.timeZone')}
-              searchable
-              allowDeselect={false}
-              data={timeZones}
-              value={field.value}
-              onChange={(value) => field.onChange(value ?? '')}
-              onBlur={field.onBlur}
-              error={fieldError('timeZone')}
-            />
-          )}
+          label={t('subject.timeZone')}
+          searchable
+          allowDeselect={false}
+          data={timeZones}
+          error={fieldError('timeZone')}
+          empty={''}
         />
         <SwitchField control={form.control} name="multiLanguage" label={t('subject.multiLanguage')} mt="xs" />
         <Controller

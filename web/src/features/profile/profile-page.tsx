@@ -1,15 +1,15 @@
 import { type AdminUser, effectiveLanguage, profileSchema } from '@accredo/domain';
 import { isLanguage, type Language, LANGUAGES } from '@accredo/i18n';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { adminApi, type ProfilePayload } from '../../api/admin';
 import { useAdminSession } from '../../app/admin-session';
 import { applyLanguage } from '../../app/i18n';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, useFieldError } from '../../components/form';
+import { FormShell, useFieldError, SelectField } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
@@ -70,19 +70,13 @@ function ProfileForm({ user }: { user: AdminUser }) {
         <TextInput label={t('adminUser.login')} value={user.login} readOnly variant="filled" />
         <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
         {multiLanguage && (
-          <Controller
+          <SelectField
             control={form.control}
             name="language"
-            render={({ field }) => (
-              <Select
-                label={t('profile.language')}
-                allowDeselect={false}
-                data={LANGUAGES.map((lang) => ({ value: lang, label: t(`lang.${lang}`) }))}
-                value={field.value}
-                onChange={(value) => field.onChange(value ?? 'cs')}
-                onBlur={field.onBlur}
-              />
-            )}
+            label={t('profile.language')}
+            allowDeselect={false}
+            data={LANGUAGES.map((lang) => ({ value: lang, label: t(`lang.${lang}`) }))}
+            empty={'cs'}
           />
         )}
         <Text size="sm" c="dimmed" mt="sm">

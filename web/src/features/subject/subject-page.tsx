@@ -1,15 +1,15 @@
 import { hasRight, type Subject, subjectUpdateSchema } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../../api/admin';
 import { ADMIN_SESSION_KEY, useAdminSession } from '../../app/admin-session';
 import { applyLanguage } from '../../app/i18n';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, SwitchField, useFieldError } from '../../components/form';
+import { FormShell, SwitchField, useFieldError, SelectField } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
@@ -90,22 +90,16 @@ function SubjectForm({ subject }: { subject: Subject }) {
             {...form.register('name')}
             error={fieldError('name')}
           />
-          <Controller
+          <SelectField
             control={form.control}
             name="timeZone"
-            render={({ field }) => (
-              <Select
-                label={t('subject.timeZone')}
-                searchable
-                allowDeselect={false}
-                readOnly={!canEdit}
-                data={timeZones}
-                value={field.value}
-                onChange={(value) => field.onChange(value ?? '')}
-                onBlur={field.onBlur}
-                error={fieldError('timeZone')}
-              />
-            )}
+            label={t('subject.timeZone')}
+            searchable
+            allowDeselect={false}
+            readOnly={!canEdit}
+            data={timeZones}
+            error={fieldError('timeZone')}
+            empty={''}
           />
           <SwitchField
             control={form.control}

@@ -1,13 +1,13 @@
 import { templateSchema } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Grid, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Grid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type TemplateDto, type TemplatePayload, templateApi } from '../../api/template';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, useFieldError } from '../../components/form';
+import { FormShell, useFieldError, SelectField } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
@@ -80,22 +80,14 @@ function TemplateForm({ template }: { template?: TemplateDto }) {
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Stack gap="sm">
             <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
-            <Controller
+            <SelectField
               control={form.control}
               name="pageSize"
-              render={({ field }) => (
-                <Select
-                  label={t('template.pageSize')}
-                  required
-                  allowDeselect={false}
-                  data={pageSizeData(t)}
-                  value={field.value}
-                  onChange={(value) => field.onChange(value)}
-                  onBlur={field.onBlur}
-                  ref={field.ref}
-                  error={fieldError('pageSize')}
-                />
-              )}
+              label={t('template.pageSize')}
+              required
+              allowDeselect={false}
+              data={pageSizeData(t)}
+              error={fieldError('pageSize')}
             />
             <Textarea
               label={t('template.htmlData')}

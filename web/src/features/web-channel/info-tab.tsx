@@ -1,17 +1,5 @@
 import { EXTENSION_MEAL, EXTENSION_PARKING, hasRight } from '@accredo/domain';
-import {
-  Alert,
-  Checkbox,
-  Fieldset,
-  Group,
-  MultiSelect,
-  Radio,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Checkbox, Fieldset, Group, Radio, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
@@ -24,6 +12,7 @@ import { formatDay } from '../action/date-tab';
 import { BooleanField, MultiTextFields } from '../action/form-fields';
 import { useActionOptions } from '../groups/setup-shared';
 import type { ChannelTabProps } from './web-channel-detail-page';
+import { MultiSelectField, SelectField } from '../../components/form';
 
 /** The action a channel registers into, with its days, user fields and extensions (GET action/{id}). */
 export function useChannelAction(actionId: string | null) {
@@ -95,24 +84,16 @@ export function InfoTab({ form, fieldError, languages, channel }: ChannelTabProp
     data: { value: string; label: string }[],
     description?: string,
   ) => (
-    <Controller
+    <MultiSelectField
       control={form.control}
       name={name}
-      render={({ field }) => (
-        <MultiSelect
-          label={label}
-          description={description}
-          data={data}
-          searchable
-          clearable
-          nothingFoundMessage={t('basics.noData')}
-          value={field.value}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          ref={field.ref}
-          error={fieldError(name)}
-        />
-      )}
+      label={label}
+      description={description}
+      data={data}
+      searchable
+      clearable
+      nothingFoundMessage={t('basics.noData')}
+      error={fieldError(name)}
     />
   );
 
@@ -120,23 +101,16 @@ export function InfoTab({ form, fieldError, languages, channel }: ChannelTabProp
     <Stack gap="md" maw={900}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
-        <Controller
+        <SelectField
           control={form.control}
           name="actionId"
-          render={({ field }) => (
-            <Select
-              label={t('webChannel.action')}
-              required
-              data={actionData}
-              searchable
-              nothingFoundMessage={t('basics.noData')}
-              value={field.value}
-              onChange={changeAction}
-              onBlur={field.onBlur}
-              ref={field.ref}
-              error={fieldError('actionId')}
-            />
-          )}
+          label={t('webChannel.action')}
+          required
+          data={actionData}
+          searchable
+          nothingFoundMessage={t('basics.noData')}
+          onChange={changeAction}
+          error={fieldError('actionId')}
         />
       </SimpleGrid>
       <BooleanField control={form.control} name="active" label={t('webChannel.active')} />
@@ -292,26 +266,18 @@ export function InfoTab({ form, fieldError, languages, channel }: ChannelTabProp
           </Radio.Group>
         )}
       />
-      <Controller
+      <SelectField
         control={form.control}
         name="mailTemplateId"
-        render={({ field }) => (
-          <Select
-            label={t('webChannel.mailTemplate')}
-            description={t('webChannel.mailTemplateHint')}
-            placeholder={t('webChannel.noMailTemplate')}
-            data={mailData}
-            clearable
-            searchable
-            nothingFoundMessage={t('basics.noData')}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            ref={field.ref}
-            error={fieldError('mailTemplateId')}
-            maw={440}
-          />
-        )}
+        label={t('webChannel.mailTemplate')}
+        description={t('webChannel.mailTemplateHint')}
+        placeholder={t('webChannel.noMailTemplate')}
+        data={mailData}
+        clearable
+        searchable
+        nothingFoundMessage={t('basics.noData')}
+        error={fieldError('mailTemplateId')}
+        maw={440}
       />
       {multiSelect('customField', t('webChannel.customField'), fieldData, t('webChannel.customFieldHint'))}
     </Stack>

@@ -1,13 +1,13 @@
 import { zoneSchema } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { type ZoneDto, type ZonePayload, zoneApi } from '../../api/zone';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, useFieldError } from '../../components/form';
+import { FormShell, useFieldError, SelectField } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
@@ -86,24 +86,16 @@ function ZoneForm({ zone }: { zone?: ZoneDto }) {
             {...form.register('onAccreditation')}
             error={fieldError('onAccreditation')}
           />
-          <Controller
+          <SelectField
             control={form.control}
             name="actionId"
-            render={({ field }) => (
-              <Select
-                label={t('zone.action')}
-                placeholder={t('groups.noAction')}
-                data={actionData}
-                clearable
-                searchable
-                nothingFoundMessage={t('basics.noData')}
-                value={field.value}
-                onChange={(value) => field.onChange(value)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                error={fieldError('actionId')}
-              />
-            )}
+            label={t('zone.action')}
+            placeholder={t('groups.noAction')}
+            data={actionData}
+            clearable
+            searchable
+            nothingFoundMessage={t('basics.noData')}
+            error={fieldError('actionId')}
           />
         </Stack>
         {zone && (
