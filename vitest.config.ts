@@ -46,6 +46,8 @@ export default defineConfig({
           include: ['src/**/*.spec.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['src/testing/setup.ts'],
+          // whole pages render slowly in jsdom on a busy 2-core machine; findBy waits up to 10 s
+          testTimeout: 30_000,
         },
       },
     ],

@@ -8,27 +8,35 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../api/client';
 import { renderRoutes, t } from '../../testing/render';
+import { PageHeader } from '../page-header';
 import { FormShell, type SaveResult } from './form-shell';
 import { useFieldError } from './use-field-error';
 
 const schema = z.object({ name: requiredString() });
 type Values = z.infer<typeof schema>;
 
-function TestForm({ onSave }: { onSave: (values: Values) => Promise<SaveResult<Values> | undefined> }) {
+function TestForm({
+  onSave,
+  readOnly,
+}: {
+  onSave: (values: Values) => Promise<SaveResult<Values> | undefined>;
+  readOnly?: boolean;
+}) {
   const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { name: 'Original' } });
   const fieldError = useFieldError(form.formState.errors);
   return (
-    <FormShell form={form} onSave={onSave}>
+    <FormShell form={form} onSave={onSave} readOnly={readOnly}>
+      <PageHeader title="Record" />
       <TextInput label="Name" {...form.register('name')} error={fieldError('name')} />
       <Link to="/other">Elsewhere</Link>
     </FormShell>
   );
 }
 
-function setup(onSave: (values: Values) => Promise<SaveResult<Values> | undefined>) {
+function setup(onSave: (values: Values) => Promise<SaveResult<Values> | undefined>, readOnly = false) {
   return renderRoutes(
     [
-      { path: '/form', element: <TestForm onSave={onSave} /> },
+      { path: '/form', element: <TestForm onSave={onSave} readOnly={readOnly} /> },
       { path: '/other', element: <p>Other page</p> },
     ],
     ['/form'],
@@ -130,5 +138,25 @@ describe('FormShell', () => {
     expect(await screen.findByText('Other page')).toBeInTheDocument();
     expect(screen.queryByText(t('basics.unsavedText'))).not.toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/other');
+  });
+
+  it('read-only: the header says so, the fields are disabled, and nothing saves', async () => {
+    const onSave = vi.fn(async (_values: Values) => undefined);
+    const { user } = setup(onSave, true);
+    expect(screen.getByText(t('basics.readOnly'))).toBeInTheDocument();
+    const input = screen.getByLabelText('Name');
+    expect(input).toBeDisabled();
+    await user.type(input, 'x');
+    expect(input).toHaveValue('Original');
+    await user.keyboard('{Control>}s{/Control}');
+    fireEvent.submit(input.closest('form') as HTMLFormElement);
+    expect(saveButton()).not.toBeInTheDocument();
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it('an editable form has no read-only mark', () => {
+    setup(vi.fn(async (_values: Values) => undefined));
+    expect(screen.queryByText(t('basics.readOnly'))).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Name')).toBeEnabled();
   });
 });

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/client';
 import { notifyError } from '../../app/notify';
 import { applyFieldErrors } from './api-errors';
+import { FormFields, ReadOnlyProvider } from './read-only';
 import { SaveBar } from './save-bar';
 import { useSaveShortcut } from './use-save-shortcut';
 import { useUnsavedChangesGuard } from './use-unsaved-guard';
@@ -23,6 +24,10 @@ export interface FormShellProps<TValues extends FieldValues, TOut> {
   onError?: (error: unknown) => boolean;
   /** toast of an unhandled failure */
   saveErrorKey?: string;
+  /** for looking only (no update right): fields disabled, no save bar, the header says so */
+  readOnly?: boolean;
+  /** false when the page wraps its own field areas in FormFields (tabbed forms, so tabs still switch) */
+  wrapFields?: boolean;
   children: ReactNode;
 }
 
@@ -36,11 +41,13 @@ export function FormShell<TValues extends FieldValues, TOut>({
   onSave,
   onError,
   saveErrorKey = 'basics.saveError',
+  readOnly = false,
+  wrapFields = true,
   children,
 }: FormShellProps<TValues, TOut>) {
   const navigate = useNavigate();
   const { isDirty, isSubmitting } = form.formState;
-  const guard = useUnsavedChangesGuard(isDirty);
+  const guard = useUnsavedChangesGuard(isDirty && !readOnly);
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -61,21 +68,24 @@ export function FormShell<TValues extends FieldValues, TOut>({
   });
 
   useSaveShortcut(() => {
-    if (form.formState.isDirty && !form.formState.isSubmitting) void submit();
+    if (!readOnly && form.formState.isDirty && !form.formState.isSubmitting) void submit();
   });
+  const dirty = isDirty && !readOnly;
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      {children}
-      {/* Room below the last field, so the floating save bar never covers it. */}
-      {isDirty && <div style={{ height: 88 }} aria-hidden />}
-      <SaveBar visible={isDirty} busy={isSubmitting} onSave={() => void submit()} onDiscard={() => form.reset()} />
-    </form>
+    <ReadOnlyProvider value={readOnly}>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!readOnly) void submit();
+        }}
+      >
+        {wrapFields ? <FormFields>{children}</FormFields> : children}
+        {/* Room below the last field, so the floating save bar never covers it. */}
+        {dirty && <div style={{ height: 88 }} aria-hidden />}
+        <SaveBar visible={dirty} busy={isSubmitting} onSave={() => void submit()} onDiscard={() => form.reset()} />
+      </form>
+    </ReadOnlyProvider>
   );
 }

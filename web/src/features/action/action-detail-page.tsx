@@ -10,7 +10,7 @@ import { useParams } from 'react-router';
 import { ACTION_LIST_KEY, type ActionDto, type ActionPayload, actionApi, localized } from '../../api/action';
 import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, useFieldError } from '../../components/form';
+import { FormFields, FormShell, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
@@ -21,6 +21,7 @@ import { useEditLanguages } from './form-fields';
 import { OnlineTab } from './online-tab';
 import { OptionalTab } from './optional-tab';
 import { PreviewTab } from './preview-tab';
+import { useViewOnly } from '../../components/require-right';
 
 type TabName = 'basic' | 'date' | 'online' | 'optional' | 'preview';
 const TABS: TabName[] = ['basic', 'date', 'online', 'optional', 'preview'];
@@ -65,6 +66,7 @@ export function ActionDetailPage() {
 
 function ActionForm({ action }: { action?: ActionDto }) {
   const { t, i18n } = useTranslation();
+  const viewOnly = useViewOnly('action', Boolean(action));
   const session = useAdminSession();
   const queryClient = useQueryClient();
   const languages = useEditLanguages();
@@ -123,7 +125,7 @@ function ActionForm({ action }: { action?: ActionDto }) {
   const title = action ? `${t('action.detail')}: ${localized(action.name, i18n.language)}` : t('action.create');
 
   return (
-    <FormShell form={form} onSave={save} saveErrorKey="action.saveError">
+    <FormShell form={form} readOnly={viewOnly} wrapFields={false} onSave={save} saveErrorKey="action.saveError">
       <PageHeader title={title}>
         {action && (
           <Button
@@ -147,20 +149,30 @@ function ActionForm({ action }: { action?: ActionDto }) {
           {showPreview && tabLabel('preview')}
         </Tabs.List>
         <Tabs.Panel value="basic">
-          <BasicTab {...tabProps} />
+          <FormFields>
+            <BasicTab {...tabProps} />
+          </FormFields>
         </Tabs.Panel>
         <Tabs.Panel value="date">
-          <DateTab {...tabProps} />
+          <FormFields>
+            <DateTab {...tabProps} />
+          </FormFields>
         </Tabs.Panel>
         <Tabs.Panel value="online">
-          <OnlineTab {...tabProps} />
+          <FormFields>
+            <OnlineTab {...tabProps} />
+          </FormFields>
         </Tabs.Panel>
         <Tabs.Panel value="optional">
-          <OptionalTab {...tabProps} />
+          <FormFields>
+            <OptionalTab {...tabProps} />
+          </FormFields>
         </Tabs.Panel>
         {showPreview && (
           <Tabs.Panel value="preview">
-            <PreviewTab {...tabProps} extensions={extensions} />
+            <FormFields>
+              <PreviewTab {...tabProps} extensions={extensions} />
+            </FormFields>
           </Tabs.Panel>
         )}
       </Tabs>

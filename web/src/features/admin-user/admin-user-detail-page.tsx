@@ -24,6 +24,7 @@ import { useDetailQuery } from '../../components/use-detail-query';
 import { WorkingButton } from '../../components/working-button';
 import { AccountFields, onUserExist } from './account-fields';
 import { RightsEditor } from './rights-editor';
+import { useViewOnly } from '../../components/require-right';
 
 export interface AdminUserFormValues {
   login: string;
@@ -63,6 +64,7 @@ export function AdminUserDetailPage() {
 
 function AdminUserForm({ user }: { user?: AdminUser }) {
   const { t, i18n } = useTranslation();
+  const viewOnly = useViewOnly('adminUser', Boolean(user));
   const session = useAdminSession();
   // The user's default action (spec §2 Other forms: action selector), among the subject's actions.
   const canListActions = hasRight(session, 'action', 'get');
@@ -126,7 +128,13 @@ function AdminUserForm({ user }: { user?: AdminUser }) {
   );
 
   return (
-    <FormShell form={form} onSave={save} onError={onUserExist(form)} saveErrorKey="adminUser.saveError">
+    <FormShell
+      form={form}
+      readOnly={viewOnly}
+      onSave={save}
+      onError={onUserExist(form)}
+      saveErrorKey="adminUser.saveError"
+    >
       <PageHeader title={isCreate ? t('adminUser.create') : `${t('adminUser.detail')}: ${user.login}`}>
         {!isCreate && (
           <Group>

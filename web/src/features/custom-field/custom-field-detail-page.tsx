@@ -19,6 +19,7 @@ import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
 import { multiText } from '../action/action-form-values';
 import { HtmlPreview, MultiTextFields, useEditLanguages } from '../action/form-fields';
+import { useViewOnly } from '../../components/require-right';
 
 export interface CustomFieldFormValues {
   name: string;
@@ -64,6 +65,7 @@ export function CustomFieldDetailPage() {
 
 function CustomFieldForm({ field }: { field?: CustomFieldDto }) {
   const { t } = useTranslation();
+  const viewOnly = useViewOnly('customField', Boolean(field));
   const queryClient = useQueryClient();
   const languages = useEditLanguages();
   const form = useForm<CustomFieldFormValues, unknown, CustomFieldPayload>({
@@ -100,7 +102,7 @@ function CustomFieldForm({ field }: { field?: CustomFieldDto }) {
   const optionsError = fieldError('options') ?? fieldError('options.root');
 
   return (
-    <FormShell form={form} onSave={save} saveErrorKey="customField.saveError">
+    <FormShell form={form} readOnly={viewOnly} onSave={save} saveErrorKey="customField.saveError">
       <PageHeader title={field ? `${t('customField.detail')}: ${field.name}` : t('customField.create')} />
       <Stack gap="md" maw={900}>
         <TextInput

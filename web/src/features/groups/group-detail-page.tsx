@@ -17,6 +17,7 @@ import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
 import { GROUPS_KEY } from './group-list-page';
 import { useActionSelectData } from './setup-shared';
+import { useViewOnly } from '../../components/require-right';
 
 export interface GroupFormValues {
   name: string;
@@ -67,6 +68,7 @@ export function GroupDetailPage() {
 
 function GroupForm({ group }: { group?: GroupDto }) {
   const { t } = useTranslation();
+  const viewOnly = useViewOnly('groups', Boolean(group));
   const session = useAdminSession();
   const queryClient = useQueryClient();
   const [search] = useSearchParams();
@@ -146,7 +148,7 @@ function GroupForm({ group }: { group?: GroupDto }) {
   const languages = multiLanguage ? LANGUAGES : (['cs'] as const);
 
   return (
-    <FormShell form={form} onSave={save} saveErrorKey="groups.saveError">
+    <FormShell form={form} readOnly={viewOnly} onSave={save} saveErrorKey="groups.saveError">
       <PageHeader title={group ? `${t('groups.detail')}: ${group.name}` : t('groups.create')} />
       <Tabs defaultValue="info">
         <Tabs.List mb="md">

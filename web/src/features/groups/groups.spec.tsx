@@ -268,4 +268,14 @@ describe('zones', () => {
     expect(await screen.findByDisplayValue('Main hall')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Group 1' })).toHaveAttribute('href', '/groups/detail/1');
   });
+
+  it('shows a zone read-only to a user who may look but not change', async () => {
+    mockApi({ 'GET action': actions, 'GET zone/11': zones[0] });
+    const lookOnly = session({ rights: buildRights(([page, action]) => !(page === 'zone' && action === 'update')) });
+    setup('/zone/detail/11', zoneRoutes, lookOnly);
+    const name = await screen.findByDisplayValue('Main hall');
+    expect(name).toBeDisabled();
+    expect(screen.getByText(t('basics.readOnly'))).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: t('basics.save') })).not.toBeInTheDocument();
+  });
 });

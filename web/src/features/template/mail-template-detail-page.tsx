@@ -8,13 +8,14 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type MailTemplateDto, type MailTemplatePayload, mailTemplateApi } from '../../api/template';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, SwitchField, useFieldError } from '../../components/form';
+import { FormFields, FormShell, SwitchField, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
 import { MAIL_TEMPLATES_KEY, TEMPLATES_KEY } from './template-list-page';
 import { TemplatePreviewTools } from './template-preview';
 import { TestMailButton } from './test-mail-modal';
+import { useViewOnly } from '../../components/require-right';
 
 export interface MailTemplateFormValues {
   name: string;
@@ -69,6 +70,7 @@ export function MailTemplateDetailPage() {
 
 function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; sampleHtml?: string }) {
   const { t } = useTranslation();
+  const viewOnly = useViewOnly('mailTemplate', Boolean(mail));
   const queryClient = useQueryClient();
   const form = useForm<MailTemplateFormValues, unknown, MailTemplatePayload>({
     resolver,
@@ -93,113 +95,117 @@ function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; s
   };
 
   return (
-    <FormShell form={form} onSave={save} saveErrorKey="mailTemplate.saveError">
+    <FormShell form={form} readOnly={viewOnly} wrapFields={false} onSave={save} saveErrorKey="mailTemplate.saveError">
       <PageHeader title={mail ? `${t('mailTemplate.detail')}: ${mail.name}` : t('mailTemplate.create')}>
         {mail && <TestMailButton mailTemplateId={mail.id} />}
       </PageHeader>
       <Stack gap="sm" maw={860}>
-        <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
-        <Controller
-          control={form.control}
-          name="type"
-          render={({ field }) => (
-            <Select
-              label={t('mailTemplate.type')}
-              required
-              allowDeselect={false}
-              data={[
-                { value: '1', label: t('mailTemplate.type1') },
-                { value: '2', label: t('mailTemplate.type2') },
-              ]}
-              value={String(field.value)}
-              onChange={(value) => field.onChange(value === '1' ? 1 : 2)}
-              onBlur={field.onBlur}
-              ref={field.ref}
-              error={fieldError('type')}
-            />
-          )}
-        />
-        <TextInput
-          label={t('mailTemplate.subjectFrom')}
-          description={t('mailTemplate.subjectFromHint')}
-          required
-          {...form.register('subjectFrom')}
-          error={fieldError('subjectFrom')}
-        />
-        <SwitchField
-          control={form.control}
-          name="withAccreditation"
-          label={t('mailTemplate.withAccreditation')}
-          description={t('mailTemplate.withAccreditationHint')}
-        />
-        <Controller
-          control={form.control}
-          name="mailCopy"
-          render={({ field }) => (
-            <Fieldset legend={t('mailTemplate.mailCopy')} variant="filled">
-              <Stack gap="xs">
-                {field.value.length === 0 && (
-                  <Text size="sm" c="dimmed">
-                    {t('mailTemplate.noCopies')}
-                  </Text>
-                )}
-                {field.value.map((address, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the rows are positions in a list of plain strings
-                  <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
-                    <TextInput
-                      style={{ flex: 1 }}
-                      type="email"
-                      label={t('mailTemplate.copyAddress', { n: index + 1 })}
-                      value={address}
-                      onChange={(event) => {
-                        const next = [...field.value];
-                        next[index] = event.currentTarget.value;
-                        field.onChange(next);
-                      }}
-                      onBlur={field.onBlur}
-                      error={fieldError(`mailCopy.${index}`)}
-                    />
-                    <ActionIcon
-                      mt={26}
-                      variant="subtle"
-                      color="red"
-                      aria-label={t('mailTemplate.removeCopy', { n: index + 1 })}
-                      onClick={() => field.onChange(field.value.filter((_, i) => i !== index))}
+        <FormFields>
+          <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
+          <Controller
+            control={form.control}
+            name="type"
+            render={({ field }) => (
+              <Select
+                label={t('mailTemplate.type')}
+                required
+                allowDeselect={false}
+                data={[
+                  { value: '1', label: t('mailTemplate.type1') },
+                  { value: '2', label: t('mailTemplate.type2') },
+                ]}
+                value={String(field.value)}
+                onChange={(value) => field.onChange(value === '1' ? 1 : 2)}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={fieldError('type')}
+              />
+            )}
+          />
+          <TextInput
+            label={t('mailTemplate.subjectFrom')}
+            description={t('mailTemplate.subjectFromHint')}
+            required
+            {...form.register('subjectFrom')}
+            error={fieldError('subjectFrom')}
+          />
+          <SwitchField
+            control={form.control}
+            name="withAccreditation"
+            label={t('mailTemplate.withAccreditation')}
+            description={t('mailTemplate.withAccreditationHint')}
+          />
+          <Controller
+            control={form.control}
+            name="mailCopy"
+            render={({ field }) => (
+              <Fieldset legend={t('mailTemplate.mailCopy')} variant="filled">
+                <Stack gap="xs">
+                  {field.value.length === 0 && (
+                    <Text size="sm" c="dimmed">
+                      {t('mailTemplate.noCopies')}
+                    </Text>
+                  )}
+                  {field.value.map((address, index) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the rows are positions in a list of plain strings
+                    <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
+                      <TextInput
+                        style={{ flex: 1 }}
+                        type="email"
+                        label={t('mailTemplate.copyAddress', { n: index + 1 })}
+                        value={address}
+                        onChange={(event) => {
+                          const next = [...field.value];
+                          next[index] = event.currentTarget.value;
+                          field.onChange(next);
+                        }}
+                        onBlur={field.onBlur}
+                        error={fieldError(`mailCopy.${index}`)}
+                      />
+                      <ActionIcon
+                        mt={26}
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('mailTemplate.removeCopy', { n: index + 1 })}
+                        onClick={() => field.onChange(field.value.filter((_, i) => i !== index))}
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Group>
+                  ))}
+                  {fieldError('mailCopy') && (
+                    <Text size="sm" c="red">
+                      {fieldError('mailCopy')}
+                    </Text>
+                  )}
+                  <Group>
+                    <Button
+                      variant="light"
+                      size="xs"
+                      leftSection={<IconPlus size={14} />}
+                      disabled={field.value.length >= 20}
+                      onClick={() => field.onChange([...field.value, ''])}
                     >
-                      <IconTrash size={16} />
-                    </ActionIcon>
+                      {t('mailTemplate.addCopy')}
+                    </Button>
                   </Group>
-                ))}
-                {fieldError('mailCopy') && (
-                  <Text size="sm" c="red">
-                    {fieldError('mailCopy')}
-                  </Text>
-                )}
-                <Group>
-                  <Button
-                    variant="light"
-                    size="xs"
-                    leftSection={<IconPlus size={14} />}
-                    disabled={field.value.length >= 20}
-                    onClick={() => field.onChange([...field.value, ''])}
-                  >
-                    {t('mailTemplate.addCopy')}
-                  </Button>
-                </Group>
-              </Stack>
-            </Fieldset>
-          )}
-        />
-        <Textarea
-          label={t('mailTemplate.html')}
-          description={t('mailTemplate.htmlHint', { examples: '{{firstname}}, {{lastname}}, {{bc}}, {{actionName}}' })}
-          rows={12}
-          resize="vertical"
-          spellCheck={false}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
-          {...form.register('html')}
-          error={fieldError('html')}
-        />
+                </Stack>
+              </Fieldset>
+            )}
+          />
+          <Textarea
+            label={t('mailTemplate.html')}
+            description={t('mailTemplate.htmlHint', {
+              examples: '{{firstname}}, {{lastname}}, {{bc}}, {{actionName}}',
+            })}
+            rows={12}
+            resize="vertical"
+            spellCheck={false}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+            {...form.register('html')}
+            error={fieldError('html')}
+          />
+        </FormFields>
         <TemplatePreviewTools type="mail" getHtml={() => form.getValues('html')} />
       </Stack>
     </FormShell>

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type TemplateDto, type TemplatePayload, templateApi } from '../../api/template';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, useFieldError, SelectField } from '../../components/form';
+import { FormFields, FormShell, useFieldError, SelectField } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
@@ -15,6 +15,7 @@ import { PlaceholderHelp } from './placeholder-help';
 import { type PageSize, pageSizeData } from './template-constants';
 import { TemplatePreviewTools } from './template-preview';
 import { TEMPLATES_KEY } from './template-list-page';
+import { useViewOnly } from '../../components/require-right';
 
 export interface TemplateFormValues {
   name: string;
@@ -51,6 +52,7 @@ export function TemplateDetailPage() {
 
 function TemplateForm({ template }: { template?: TemplateDto }) {
   const { t } = useTranslation();
+  const viewOnly = useViewOnly('template', Boolean(template));
   const queryClient = useQueryClient();
   const form = useForm<TemplateFormValues, unknown, TemplatePayload>({
     resolver,
@@ -74,31 +76,35 @@ function TemplateForm({ template }: { template?: TemplateDto }) {
   };
 
   return (
-    <FormShell form={form} onSave={save} saveErrorKey="template.saveError">
+    <FormShell form={form} readOnly={viewOnly} wrapFields={false} onSave={save} saveErrorKey="template.saveError">
       <PageHeader title={template ? `${t('template.detail')}: ${template.name}` : t('template.create')} />
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Stack gap="sm">
-            <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
-            <SelectField
-              control={form.control}
-              name="pageSize"
-              label={t('template.pageSize')}
-              required
-              allowDeselect={false}
-              data={pageSizeData(t)}
-              error={fieldError('pageSize')}
-            />
-            <Textarea
-              label={t('template.htmlData')}
-              description={t('template.htmlDataHint')}
-              rows={14}
-              resize="vertical"
-              spellCheck={false}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
-              {...form.register('htmlData')}
-              error={fieldError('htmlData')}
-            />
+            <FormFields>
+              <Stack gap="sm">
+                <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
+                <SelectField
+                  control={form.control}
+                  name="pageSize"
+                  label={t('template.pageSize')}
+                  required
+                  allowDeselect={false}
+                  data={pageSizeData(t)}
+                  error={fieldError('pageSize')}
+                />
+                <Textarea
+                  label={t('template.htmlData')}
+                  description={t('template.htmlDataHint')}
+                  rows={14}
+                  resize="vertical"
+                  spellCheck={false}
+                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+                  {...form.register('htmlData')}
+                  error={fieldError('htmlData')}
+                />
+              </Stack>
+            </FormFields>
             <TemplatePreviewTools
               type="html"
               getHtml={() => form.getValues('htmlData')}

@@ -10,7 +10,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { WEB_CHANNEL_KEY, webChannelApi } from '../../api/web-channel';
 import { notifyError, notifySuccess } from '../../app/notify';
-import { applyFieldErrors, FormShell, useFieldError } from '../../components/form';
+import { FormFields, applyFieldErrors, FormShell, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { OnlineLinkButtons } from '../../components/online-link-buttons';
 import { PageHeader } from '../../components/page-header';
@@ -26,6 +26,7 @@ import {
 import { InfoTab } from './info-tab';
 import { LogoPanel } from './logo-panel';
 import { ChannelStateBadge } from './web-channel-list-page';
+import { useViewOnly } from '../../components/require-right';
 
 export type ChannelForm = UseFormReturn<WebChannelFormValues, unknown, WebChannelData>;
 
@@ -76,6 +77,7 @@ export function WebChannelDetailPage() {
 
 function WebChannelForm({ channel }: { channel?: WebChannel }) {
   const { t } = useTranslation();
+  const viewOnly = useViewOnly('webChannel', Boolean(channel));
   const queryClient = useQueryClient();
   const languages = useEditLanguages();
   const [search] = useSearchParams();
@@ -142,7 +144,14 @@ function WebChannelForm({ channel }: { channel?: WebChannel }) {
   const title = channel ? `${t('webChannel.detail')}: ${channel.name}` : t('webChannel.create');
 
   return (
-    <FormShell form={form} onSave={save} onError={onError} saveErrorKey="webChannel.saveError">
+    <FormShell
+      form={form}
+      readOnly={viewOnly}
+      wrapFields={false}
+      onSave={save}
+      onError={onError}
+      saveErrorKey="webChannel.saveError"
+    >
       <PageHeader title={title}>
         {channel && <ChannelStateBadge state={channel.state} />}
         {channel && <OnlineLinkButtons channelKey={channel.channelKey} />}
@@ -155,15 +164,21 @@ function WebChannelForm({ channel }: { channel?: WebChannel }) {
               {tabLabel('authorization')}
             </Tabs.List>
             <Tabs.Panel value="info">
-              <InfoTab {...tabProps} />
+              <FormFields>
+                <InfoTab {...tabProps} />
+              </FormFields>
             </Tabs.Panel>
             <Tabs.Panel value="authorization">
-              <AuthorizationTab {...tabProps} hasPassword={hasPassword} />
+              <FormFields>
+                <AuthorizationTab {...tabProps} hasPassword={hasPassword} />
+              </FormFields>
             </Tabs.Panel>
           </Tabs>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4, lg: 3 }}>
-          <LogoPanel form={form} channel={channel} />
+          <FormFields>
+            <LogoPanel form={form} channel={channel} />
+          </FormFields>
         </Grid.Col>
       </Grid>
     </FormShell>

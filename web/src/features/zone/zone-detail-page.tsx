@@ -13,6 +13,7 @@ import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
 import { useActionSelectData } from '../groups/setup-shared';
 import { ZONES_KEY } from './zone-list-page';
+import { useViewOnly } from '../../components/require-right';
 
 export interface ZoneFormValues {
   name: string;
@@ -50,6 +51,7 @@ export function ZoneDetailPage() {
 
 function ZoneForm({ zone }: { zone?: ZoneDto }) {
   const { t } = useTranslation();
+  const viewOnly = useViewOnly('zone', Boolean(zone));
   const queryClient = useQueryClient();
   const [search] = useSearchParams();
   const actionData = useActionSelectData({ id: zone?.actionId ?? null });
@@ -75,7 +77,7 @@ function ZoneForm({ zone }: { zone?: ZoneDto }) {
   };
 
   return (
-    <FormShell form={form} onSave={save} saveErrorKey="zone.saveError">
+    <FormShell form={form} readOnly={viewOnly} onSave={save} saveErrorKey="zone.saveError">
       <PageHeader title={zone ? `${t('zone.detail')}: ${zone.name}` : t('zone.create')} />
       <Group align="flex-start" gap="xl" wrap="wrap">
         <Stack gap="sm" w={520} maw="100%">

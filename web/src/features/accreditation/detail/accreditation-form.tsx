@@ -21,7 +21,7 @@ import { zoneApi } from '../../../api/zone';
 import { useAdminSession } from '../../../app/admin-session';
 import { notifyError, notifySuccess } from '../../../app/notify';
 import { GeocoderProvider } from '../../../components/address-input';
-import { FormShell, type SaveResult, useFieldError } from '../../../components/form';
+import { FormShell, type SaveResult, useFieldError, ReadOnlyProvider } from '../../../components/form';
 import { LoadingState } from '../../../components/loading-state';
 import { PageHeader } from '../../../components/page-header';
 import { CreditTab } from './credit-tab';
@@ -132,6 +132,8 @@ function AccreditationForm({
     .map((z) => ({ value: z.id, label: z.name }));
 
   const isCreate = !accreditation;
+  // spec §6: without updateUser an existing person is shown, not offered for change
+  const viewOnly = !isCreate && !hasRight(session, 'user', 'updateUser');
   const showCredit =
     !isCreate && action.isCredit && hasRight(session, 'userCreditTransaction', 'getUserCreditTransaction');
 
@@ -292,7 +294,7 @@ function AccreditationForm({
     : `${t('accreditationDetail.detail')}: ${accreditation.firstname} ${accreditation.lastname}`;
 
   return (
-    <>
+    <ReadOnlyProvider value={viewOnly}>
       <PageHeader title={title} />
       {mode !== 'create' && (
         <Title order={2} size="h6" c="dimmed" mb="sm">
@@ -307,6 +309,7 @@ function AccreditationForm({
         <Tabs.Panel value="basic">
           <FormShell
             form={form}
+            readOnly={viewOnly}
             onSave={save}
             onError={onError}
             saveErrorKey={isCreate ? 'accreditationDetail.createError' : 'accreditationDetail.editError'}
@@ -320,6 +323,6 @@ function AccreditationForm({
           </Tabs.Panel>
         )}
       </Tabs>
-    </>
+    </ReadOnlyProvider>
   );
 }
