@@ -115,6 +115,13 @@ test.describe
       await expect(nav.getByRole('link', { name: 'Gallery' })).toHaveCount(0);
       await page.goto('/subject');
       await expect(page.getByText('403')).toBeVisible();
+
+      // may look at a user, not change one: the form says so and takes no input
+      await nav.getByRole('link', { name: 'System users' }).click();
+      await page.getByRole('link', { name: `Edit: ${boss.email}` }).click();
+      await expect(page.getByText('Read only')).toBeVisible();
+      await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toBeDisabled();
+      await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
     });
 
     test('leaving a form with unsaved changes asks first', async ({ page }) => {
