@@ -29,6 +29,8 @@ export const ERRORS = {
   IMPORT_FAILED: { status: 400, key: 'errors.IMPORT_FAILED' },
   DATA_BASE64_INVALID: { status: 400, key: 'errors.DATA_BASE64_INVALID' },
   INVALID_IMPORT_FILE_FORMAT: { status: 400, key: 'errors.INVALID_IMPORT_FILE_FORMAT' },
+  IMPORT_FILE_EMPTY: { status: 400, key: 'errors.IMPORT_FILE_EMPTY' },
+  IMPORT_COLUMNS_MISMATCH: { status: 400, key: 'errors.IMPORT_COLUMNS_MISMATCH' },
   NO_PHOTOS_TO_EXPORT: { status: 400, key: 'errors.NO_PHOTOS_TO_EXPORT' },
   GEOCODING_DISABLED: { status: 404, key: 'errors.GEOCODING_DISABLED' },
   GEOCODING_FAILED: { status: 502, key: 'errors.GEOCODING_FAILED' },

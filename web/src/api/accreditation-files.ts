@@ -92,7 +92,7 @@ function failure(status: number, payload: unknown): ApiError {
   if (status === 401) adminConfig.onUnauthorized();
   if (isErrorBody(payload)) {
     const { code, message, details } = payload.error;
-    const error = new ApiError(code, status, message, details?.fields ?? []);
+    const error = new ApiError(code, status, message, details?.fields ?? [], details ?? {});
     const rows = rowsOf(details);
     return rows.length > 0 || code === 'IMPORT_FAILED' ? new ImportError(error, rows) : error;
   }

@@ -87,6 +87,32 @@ const ROW_CODE_OF: Record<string, ImportRowCode> = {
   'accreditation.addressInvalid': 'ADDRESS_INVALID_ON_ROW_',
 };
 
+/** The spreadsheet's name of a column: A, B, …, Z, AA, … */
+export function columnLetter(index: number): string {
+  let n = index + 1;
+  let out = '';
+  while (n > 0) {
+    out = String.fromCharCode(65 + ((n - 1) % 26)) + out;
+    n = Math.floor((n - 1) / 26);
+  }
+  return out;
+}
+
+/**
+ * The header row must name the action's user fields where the template puts them: a sheet made
+ * from another action's template, or from this one before a field was added, would otherwise put
+ * values into the wrong fields without a word. The fixed columns' titles are free (they are in the
+ * language of whoever downloaded the template).
+ */
+function checkHeader(cells: string[], fields: { name: string }[]): void {
+  fields.forEach((field, i) => {
+    const at = FIXED.length + i;
+    const found = (cells[at] ?? '').trim();
+    if (found.toLowerCase() !== field.name.trim().toLowerCase())
+      throw new AppError('IMPORT_COLUMNS_MISMATCH', { column: columnLetter(at), expected: field.name, found });
+  });
+}
+
 /**
  * Spreadsheet import and export of accreditations (spec §5 Import, §7, §8 Import codes). The import
  * streams the sheet, checks every row, and writes all rows in one transaction or none at all.
@@ -189,8 +215,11 @@ export class AccreditationFilesService {
         if (sheetDone) break;
         sheetDone = true;
         for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
-          if (row.number === 1) continue;
           const cells = (row.values as ExcelJS.CellValue[]).slice(1).map(cellText);
+          if (row.number === 1) {
+            checkHeader(cells, fields);
+            continue;
+          }
           if (cells.every((c) => !c)) continue;
           const [firstname = '', lastname = '', emailRaw = '', groupName = '', zoneNames = '', bc = ''] = cells;
           const line = row.number;
@@ -256,6 +285,7 @@ export class AccreditationFilesService {
       if (err instanceof AppError) throw err;
       throw new AppError('INVALID_IMPORT_FILE_FORMAT');
     }
+    if (rows.length === 0 && errors.length === 0) throw new AppError('IMPORT_FILE_EMPTY');
 
     // Barcodes given in the file must be new to the whole system (spec §8 BC_EXIST_).
     if (wantedCodes.length) {

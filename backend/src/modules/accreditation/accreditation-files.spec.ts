@@ -139,6 +139,27 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
     ]);
   });
 
+  it('says so for a sheet without rows and for one whose user-field columns are not this action’s', async () => {
+    const before = await count();
+    const empty = await post('user/import', { actionId: action.id, dataFile: await sheet([]), zonesImportType: 1 });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.code).toBe('IMPORT_FILE_EMPTY');
+
+    // a sheet made before the action got its 'vip' field: the note would land in 'vip'
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('import');
+    ws.addRow(['First name', 'Last name', 'E-mail', 'Group', 'Zones', 'Code', 'size', 'note']);
+    ws.addRow(['Ann', 'Old', 'ann.old@example.com', '', '', '', 'M', 'hello']);
+    const old = `data:;base64,${Buffer.from(await wb.xlsx.writeBuffer()).toString('base64')}`;
+    const mismatch = await post('user/import', { actionId: action.id, dataFile: old, zonesImportType: 1 });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.error).toMatchObject({
+      code: 'IMPORT_COLUMNS_MISMATCH',
+      details: { column: 'H', expected: 'vip', found: 'note' },
+    });
+    expect(await count()).toBe(before);
+  });
+
   it('exports a filter with all user fields; a cell starting with = stays text', async () => {
     const res = await fetch(`${t.url}/api/admin/v1/user/export`, {
       method: 'POST',

@@ -44,6 +44,8 @@ import { ImportRowErrors } from './import-errors';
 const KNOWN_ERRORS = [
   'DATA_BASE64_INVALID',
   'INVALID_IMPORT_FILE_FORMAT',
+  'IMPORT_FILE_EMPTY',
+  'IMPORT_COLUMNS_MISMATCH',
   'ACTION_DOESNT_EXIST',
   'PAYLOAD_TOO_LARGE',
   'VALIDATION_ERROR',
@@ -117,7 +119,7 @@ export function AccreditationImportPage() {
 type Outcome =
   | { kind: 'done'; imported: number }
   | { kind: 'rows'; rows: ImportRowError[] }
-  | { kind: 'error'; key: string };
+  | { kind: 'error'; key: string; params?: Record<string, unknown> };
 
 function ImportForm({ actionId, hasExtensions }: { actionId: number; hasExtensions: boolean }) {
   const { t } = useTranslation();
@@ -185,7 +187,8 @@ function ImportForm({ actionId, hasExtensions }: { actionId: number; hasExtensio
         setErrors(fieldErrors);
         if (error.code === 'IMPORT_FAILED') setOutcome({ kind: 'rows', rows: [] });
         else if (KNOWN_ERRORS.includes(error.code))
-          setOutcome({ kind: 'error', key: `accreditationImport.errors.${error.code}` });
+          // the details name what is wrong (IMPORT_COLUMNS_MISMATCH: column, expected, found)
+          setOutcome({ kind: 'error', key: `accreditationImport.errors.${error.code}`, params: error.details });
         else if (error.status === 401) setOutcome(null);
         else setOutcome({ kind: 'error', key: 'basics.unexpectedError' });
         return;
@@ -338,7 +341,7 @@ function ImportForm({ actionId, hasExtensions }: { actionId: number; hasExtensio
       {outcome?.kind === 'rows' && <ImportRowErrors rows={outcome.rows} />}
       {outcome?.kind === 'error' && (
         <Alert color="red" role="alert" title={t('accreditationImport.errorAtImport')}>
-          {t(outcome.key)}
+          {t(outcome.key, outcome.params)}
         </Alert>
       )}
     </Stack>

@@ -208,6 +208,34 @@ describe('accreditation import', () => {
     expect(await screen.findByText(t('accreditationImport.errors.INVALID_IMPORT_FILE_FORMAT'))).toBeInTheDocument();
   });
 
+  it('names the column that does not match the action, and says when the sheet has no rows', async () => {
+    mockAdminApi(api());
+    mockXhr({
+      status: 400,
+      body: {
+        error: {
+          code: 'IMPORT_COLUMNS_MISMATCH',
+          message: 'columns',
+          details: { column: 'H', expected: 'vip', found: 'note' },
+        },
+      },
+    });
+    const { user } = renderImport();
+    await screen.findByText(t('accreditationImport.fileTitle'));
+    choose(xlsx());
+    await user.click(screen.getByRole('radio', { name: t('accreditationImport.zonesManual') }));
+    await user.click(screen.getByRole('button', { name: t('accreditationImport.import') }));
+    expect(
+      await screen.findByText(
+        t('accreditationImport.errors.IMPORT_COLUMNS_MISMATCH', { column: 'H', expected: 'vip', found: 'note' }),
+      ),
+    ).toBeInTheDocument();
+
+    mockXhr({ status: 400, body: { error: { code: 'IMPORT_FILE_EMPTY', message: 'empty' } } });
+    await user.click(screen.getByRole('button', { name: t('accreditationImport.import') }));
+    expect(await screen.findByText(t('accreditationImport.errors.IMPORT_FILE_EMPTY'))).toBeInTheDocument();
+  });
+
   it('downloads the template with the token and the content-disposition name', async () => {
     const createObjectURL = vi.fn(() => 'blob:template');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
