@@ -100,3 +100,35 @@ export interface AccreditationHistory {
   print: PrintHistoryEntry[];
   entrance: EntranceHistoryEntry[];
 }
+
+/** A user-field value of an accreditation: the field's id and its typed value (spec §3). */
+export interface CustomFieldValue {
+  id: number;
+  value: unknown;
+}
+
+/** An accreditation as `GET user/{actionId}/{id}`, `POST user`, `PUT user/{id}` and `GET user/check/{bc}` answer. */
+export interface AccreditationDto {
+  id: number;
+  /** the order of the accreditation in its action */
+  customId: number;
+  actionId: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  /** the barcode / QR value */
+  bc: string;
+  groupIds: number[];
+  groups: NamedRef[];
+  zoneIds: number[];
+  zones: NamedRef[];
+  days: string[];
+  customField: CustomFieldValue[];
+  image: { id: number; path: string } | null;
+  printCount: number;
+  credit: number | null;
+  isUnlimited: boolean;
+  /** where the person came from: 'admin' (the office) or 'web' (online registration) */
+  source: string;
+  dateCreate: string;
+}

@@ -1,40 +1,11 @@
 import type { z } from 'zod';
-import type { accreditationSchema } from '@accredo/domain';
+import type { AccreditationDto, accreditationSchema, CustomFieldValue } from '@accredo/domain';
 import { adminConfig } from './admin';
 import { type Method, request } from './client';
 
 const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
 
-/** One user-field value of an accreditation; the value's shape depends on the field type (spec §3). */
-export interface CustomFieldValue {
-  id: number;
-  value: unknown;
-}
-
-/** An accreditation as `GET user/{actionId}/{id}`, `POST user`, `PUT user/{id}` and `GET user/check/{bc}` answer. */
-export interface AccreditationDto {
-  id: number;
-  /** the order of the accreditation in its action */
-  customId: number;
-  actionId: number;
-  firstname: string;
-  lastname: string;
-  email: string;
-  /** the barcode / QR value */
-  bc: string;
-  groups: { id: number; name: string }[];
-  groupIds: number[];
-  zones: { id: number; name: string }[];
-  zoneIds: number[];
-  days: string[];
-  customField: CustomFieldValue[];
-  image: { id: number; path: string } | null;
-  printCount: number;
-  credit: number | null;
-  isUnlimited: boolean;
-  dateCreate: string;
-  source?: string | null;
-}
+export type { AccreditationDto, CustomFieldValue };
 
 /** The body of `POST user` / `PUT user/{id}`: the output of the shared `accreditationSchema`. */
 export type AccreditationPayload = z.output<typeof accreditationSchema>;

@@ -2,9 +2,10 @@ import { type AdminUser, buildRights, type Session } from '@accredo/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../api/storage';
-import { jsonResponse, renderRoutes, t } from '../testing/render';
+import { renderRoutes, t } from '../testing/render';
 import { i18n } from './i18n';
 import { appRoutes } from './router';
+import { mockAdminApi } from '../testing/mock-api';
 
 const subject = { id: 1, name: 'Demo', key: 'demo', multiLanguage: true, extensions: [], timeZone: 'Europe/Prague' };
 
@@ -34,20 +35,6 @@ const adminUser = (id: number, patch: Partial<AdminUser> = {}): AdminUser => ({
   ...patch,
 });
 
-/** A fake admin API: path → answer. */
-function mockApi(routes: Record<string, unknown>) {
-  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    const key = `${init?.method ?? 'GET'} ${url.replace('/api/admin/v1/', '')}`;
-    if (key in routes) {
-      const answer = routes[key];
-      return answer instanceof Response ? answer : jsonResponse({ data: answer });
-    }
-    return jsonResponse({ error: { code: 'NOT_FOUND', message: key } }, 404);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
 beforeEach(() => {
   window.localStorage.setItem(STORAGE_KEYS.adminToken, 'tok');
 });
@@ -59,7 +46,7 @@ afterEach(() => {
 
 describe('admin application', () => {
   it('lists system users with the verify button for manage users and the layout controls', async () => {
-    const fetchMock = mockApi({
+    const { fetchMock } = mockAdminApi({
       'GET authorization': session(),
       'GET subject/all': [subject, { ...subject, id: 2, name: 'Other' }],
       'GET admin-user': [adminUser(1), adminUser(2, { verified: false })],
@@ -88,7 +75,7 @@ describe('admin application', () => {
   });
 
   it('opens the detail on double-click with the Info and Rights tabs', async () => {
-    mockApi({
+    mockAdminApi({
       'GET authorization': session({ manageuser: false, superuser: true }),
       'GET admin-user': [adminUser(1)],
       'GET admin-user/1': adminUser(1),
@@ -108,7 +95,7 @@ describe('admin application', () => {
   });
 
   it('shows the no-rights dashboard, a disabled extension entry and no switchers for an ordinary admin', async () => {
-    mockApi({
+    mockAdminApi({
       'GET authorization': session({
         manageuser: false,
         subject: { ...subject, multiLanguage: false },
@@ -125,7 +112,7 @@ describe('admin application', () => {
   });
 
   it('gates a route by its right and shows the not-found page for unknown paths', async () => {
-    mockApi({ 'GET authorization': session({ manageuser: false }) });
+    mockAdminApi({ 'GET authorization': session({ manageuser: false }) });
     const { router } = renderRoutes(appRoutes, ['/gallery']);
     expect(await screen.findByText(t('errors.FORBIDDEN'))).toBeInTheDocument();
     await router.navigate('/no/such/page');
@@ -135,14 +122,14 @@ describe('admin application', () => {
   });
 
   it('shows the not-yet-available page for a later area the user may open', async () => {
-    mockApi({ 'GET authorization': session() });
+    mockAdminApi({ 'GET authorization': session() });
     renderRoutes(appRoutes, ['/device']);
     expect(await screen.findByText(t('basics.notYetAvailable'))).toBeInTheDocument();
   });
 
   it('sends the user to /login without a token', async () => {
     window.localStorage.removeItem(STORAGE_KEYS.adminToken);
-    mockApi({});
+    mockAdminApi({});
     const { router } = renderRoutes(appRoutes, ['/admin-user']);
     expect(await screen.findByRole('button', { name: t('basics.login') })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');

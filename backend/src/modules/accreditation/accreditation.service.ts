@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import {
+  type AccreditationDto,
   type AccreditationFilter,
   type accreditationSchema,
   checkFieldValue,
@@ -66,28 +67,6 @@ function isEmailConflict(err: unknown): boolean {
   );
 }
 const emailExists = () => new AppError('EMAIL_EXIST', { fields: [{ path: 'email', key: 'errors.EMAIL_EXIST' }] });
-
-export interface AccreditationDto {
-  id: number;
-  customId: number;
-  actionId: number;
-  firstname: string;
-  lastname: string;
-  email: string;
-  bc: string;
-  groupIds: number[];
-  groups: { id: number; name: string }[];
-  zoneIds: number[];
-  zones: { id: number; name: string }[];
-  days: string[];
-  customField: { id: number; value: unknown }[];
-  image: { id: number; path: string } | null;
-  printCount: number;
-  credit: number | null;
-  isUnlimited: boolean;
-  source: string;
-  dateCreate: string;
-}
 
 /**
  * Accreditations (spec §3, §5, §7): register and edit with the action's user fields, find with the

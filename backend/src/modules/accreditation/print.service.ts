@@ -1,4 +1,4 @@
-import { effectiveLanguage, type PrintErrorCode, type printSchema } from '@accredo/domain';
+import { type AccreditationDto, effectiveLanguage, type PrintErrorCode, type printSchema } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
 import {
   buildContext,
@@ -22,7 +22,7 @@ import { SubjectEntity } from '../subject/subject.entity.js';
 import { TemplateEntity } from '../template/template.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import { AccreditationEntity } from './accreditation.entity.js';
-import { type AccreditationDto, AccreditationService } from './accreditation.service.js';
+import { AccreditationService } from './accreditation.service.js';
 import { PrintLogEntity } from './print-log.entity.js';
 
 type PrintInput = z.output<typeof printSchema>;

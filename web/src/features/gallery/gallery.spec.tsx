@@ -7,6 +7,7 @@ import { STORAGE_KEYS } from '../../api/storage';
 import { AdminSessionProvider } from '../../app/admin-session';
 import { jsonResponse, renderRoutes, t } from '../../testing/render';
 import { galleryRoutes } from './routes';
+import { mockAdminApi } from '../../testing/mock-api';
 
 const session: Session = {
   token: 'tok',
@@ -32,22 +33,6 @@ const image = (id: number, patch: Record<string, unknown> = {}) => ({
 
 const PNG_HEAD = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52];
 
-/** A fake admin API: `METHOD path` → the answer (a body object, or a function of the request body). */
-function mockApi(routes: Record<string, unknown>) {
-  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    const key = `${init?.method ?? 'GET'} ${url.replace('/api/admin/v1/', '')}`;
-    if (key in routes) {
-      const answer = routes[key];
-      if (answer instanceof Response) return answer;
-      if (typeof answer === 'function') return jsonResponse(answer(JSON.parse((init?.body as string) ?? 'null')));
-      return jsonResponse({ data: answer });
-    }
-    return jsonResponse({ error: { code: 'NOT_FOUND', message: key } }, 404);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
 function setup(path: string) {
   const utils = renderRoutes(
     [
@@ -67,7 +52,7 @@ function setup(path: string) {
   return { ...utils, user: userEvent.setup({ applyAccept: false }) };
 }
 
-const posts = (fetchMock: ReturnType<typeof mockApi>, path: string) =>
+const posts = (fetchMock: ReturnType<typeof mockAdminApi>['fetchMock'], path: string) =>
   fetchMock.mock.calls
     .filter(([url, init]) => url === `/api/admin/v1/${path}` && (init as RequestInit | undefined)?.method === 'POST')
     .map(([, init]) => JSON.parse((init as RequestInit).body as string));
@@ -79,7 +64,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('gallery add', () => {
   it('refuses a file over 2 MB before sending', async () => {
-    const fetchMock = mockApi({});
+    const { fetchMock } = mockAdminApi({});
     const { user, container } = setup('/gallery/add');
     const big = new File([new Uint8Array(PHOTO_MAX_BYTES + 1)], 'big.png', { type: 'image/png' });
     await user.upload(fileInput(container), big);
@@ -92,7 +77,7 @@ describe('gallery add', () => {
   });
 
   it('refuses a file of another type, also a renamed one, before sending', async () => {
-    const fetchMock = mockApi({});
+    const { fetchMock } = mockAdminApi({});
     const { user, container } = setup('/gallery/add');
     await user.upload(fileInput(container), new File(['hello'], 'notes.txt', { type: 'text/plain' }));
     expect(await screen.findByText(t('photo.invalidType'))).toBeInTheDocument();
@@ -109,7 +94,7 @@ describe('gallery add', () => {
   });
 
   it('sends a good file as a data URL with type and name, then opens the editor', async () => {
-    const fetchMock = mockApi({
+    const { fetchMock } = mockAdminApi({
       'POST image': image(9, { name: 'Logo', type: 2 }),
       'GET image/9': image(9, { name: 'Logo', type: 2 }),
     });
@@ -133,7 +118,7 @@ describe('gallery add', () => {
   });
 
   it('shows the server’s file error on the file input', async () => {
-    mockApi({
+    mockAdminApi({
       'POST image': jsonResponse(
         {
           error: {
@@ -154,10 +139,12 @@ describe('gallery add', () => {
 
 describe('gallery list', () => {
   it('pages by 24, filters by type and searches by name after a pause', async () => {
-    const fetchMock = mockApi({
+    const { fetchMock } = mockAdminApi({
       'POST image/all': (body: { page: number; phrase: string }) => ({
-        data: body.phrase === 'logo' ? [image(1, { name: 'logo big' })] : [image(2), image(3)],
-        max: body.phrase === 'logo' ? 1 : 50,
+        paged: {
+          data: body.phrase === 'logo' ? [image(1, { name: 'logo big' })] : [image(2), image(3)],
+          max: body.phrase === 'logo' ? 1 : 50,
+        },
       }),
     });
     const { user } = setup('/gallery');
@@ -211,7 +198,7 @@ describe('gallery editor', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('rotates, crops and renames, saving the canvas as a new version', async () => {
-    const fetchMock = mockApi({
+    const { fetchMock } = mockAdminApi({
       'GET image/9': image(9),
       'PUT image/9': image(9, { name: 'Cropped', width: 10, height: 15, version: 2, path: '/api/file/v2.png' }),
     });
@@ -243,7 +230,7 @@ describe('gallery editor', () => {
   });
 
   it('renames without sending the picture when it was not edited, and undo brings it back', async () => {
-    const fetchMock = mockApi({ 'GET image/9': image(9), 'PUT image/9': image(9, { name: 'Renamed' }) });
+    const { fetchMock } = mockAdminApi({ 'GET image/9': image(9), 'PUT image/9': image(9, { name: 'Renamed' }) });
     const { user } = setup('/gallery/detail/9');
     const flipButton = await screen.findByRole('button', { name: t('gallery.flipHorizontal') });
     await waitFor(() => expect(flipButton).toBeEnabled());

@@ -7,6 +7,7 @@ import { AdminSessionProvider } from '../../app/admin-session';
 import { jsonResponse, renderRoutes, t } from '../../testing/render';
 import { zoneRoutes } from '../zone/routes';
 import { groupsRoutes } from './routes';
+import { mockAdminApi } from '../../testing/mock-api';
 
 const session = (patch: Partial<Session> = {}): Session => ({
   token: 'tok',
@@ -47,20 +48,6 @@ const zones = [
   { id: 31, name: 'Car park', onAccreditation: 'P', actionId: null, groups: [] },
 ];
 
-/** A fake admin API: `METHOD path` → the answer's data, or a Response. */
-function mockApi(routes: Record<string, unknown>) {
-  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    const key = `${init?.method ?? 'GET'} ${url.replace('/api/admin/v1/', '')}`;
-    if (key in routes) {
-      const answer = routes[key];
-      return answer instanceof Response ? answer : jsonResponse({ data: answer });
-    }
-    return jsonResponse({ error: { code: 'NOT_FOUND', message: key } }, 404);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
 function setup(path: string, routes: RouteObject[] = groupsRoutes, sess = session()) {
   return renderRoutes(
     [
@@ -78,7 +65,7 @@ function setup(path: string, routes: RouteObject[] = groupsRoutes, sess = sessio
   );
 }
 
-const bodyOf = (fetchMock: ReturnType<typeof mockApi>, method: string, path: string) => {
+const bodyOf = (fetchMock: ReturnType<typeof mockAdminApi>['fetchMock'], method: string, path: string) => {
   const call = fetchMock.mock.calls.find(
     ([url, init]) => url === `/api/admin/v1/${path}` && (init as RequestInit | undefined)?.method === method,
   );
@@ -90,7 +77,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('groups list', () => {
   it('tabs the groups by action, with a not-assigned tab for groups without one', async () => {
-    mockApi({
+    mockAdminApi({
       'GET action': actions,
       'GET groups': [
         group(1, 1, { zones: [{ id: 11, name: 'Main hall' }], adminTemplateName: 'Badge A6' }),
@@ -125,7 +112,7 @@ describe('groups list', () => {
   });
 
   it('shows the not-assigned tab even without actions, and a message when the list fails', async () => {
-    mockApi({
+    mockAdminApi({
       'GET action': [],
       'GET groups': new Response(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'x' } }), { status: 500 }),
     });
@@ -142,7 +129,7 @@ describe('group form', () => {
   };
 
   it('offers only the zones of the chosen action and drops the others when the action changes', async () => {
-    const fetchMock = mockApi({
+    const { fetchMock } = mockAdminApi({
       'GET action': actions,
       'GET zone': zones,
       'GET template': [
@@ -206,7 +193,7 @@ describe('group form', () => {
   });
 
   it('shows the server error of a zone from another action on the zones input', async () => {
-    mockApi({
+    mockAdminApi({
       'GET action': actions,
       'GET zone': zones,
       'GET template': [
@@ -239,7 +226,7 @@ describe('group form', () => {
   });
 
   it('goes back to the list when the group cannot be loaded', async () => {
-    mockApi({
+    mockAdminApi({
       'GET action': actions,
       'GET groups': [],
       'GET groups/9': new Response(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'x' } }), {
@@ -254,7 +241,7 @@ describe('group form', () => {
 
 describe('zones', () => {
   it('lists zones by action and shows the groups of a zone on its detail', async () => {
-    mockApi({
+    mockAdminApi({
       'GET action': actions,
       'GET zone': [{ ...zones[0], groups: [{ id: 1, name: 'Group 1' }] }, zones[2], zones[3]],
       'GET zone/11': { ...zones[0], groups: [{ id: 1, name: 'Group 1' }] },
@@ -270,7 +257,7 @@ describe('zones', () => {
   });
 
   it('shows a zone read-only to a user who may look but not change', async () => {
-    mockApi({ 'GET action': actions, 'GET zone/11': zones[0] });
+    mockAdminApi({ 'GET action': actions, 'GET zone/11': zones[0] });
     const lookOnly = session({ rights: buildRights(([page, action]) => !(page === 'zone' && action === 'update')) });
     setup('/zone/detail/11', zoneRoutes, lookOnly);
     const name = await screen.findByDisplayValue('Main hall');

@@ -4,8 +4,9 @@ import { Outlet } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../api/storage';
 import { AdminSessionProvider } from '../../app/admin-session';
-import { jsonResponse, renderRoutes, t } from '../../testing/render';
+import { renderRoutes, t } from '../../testing/render';
 import { templateRoutes } from './routes';
+import { mockAdminApi } from '../../testing/mock-api';
 
 const session: Session = {
   token: 'tok',
@@ -26,19 +27,6 @@ const mail = {
 };
 const badge = { id: 4, name: 'Badge A6', type: 1, pageSize: 'A6-L', htmlData: '<div>{{firstname}}</div>' };
 
-function mockApi(routes: Record<string, unknown>) {
-  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    const key = `${init?.method ?? 'GET'} ${url.replace('/api/admin/v1/', '')}`;
-    if (key in routes) {
-      const answer = routes[key];
-      return answer instanceof Response ? answer : jsonResponse({ data: answer });
-    }
-    return jsonResponse({ error: { code: 'NOT_FOUND', message: key } }, 404);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
 function setup(path: string) {
   return renderRoutes(
     [
@@ -56,7 +44,7 @@ function setup(path: string) {
   );
 }
 
-const bodyOf = (fetchMock: ReturnType<typeof mockApi>, method: string, path: string) => {
+const bodyOf = (fetchMock: ReturnType<typeof mockAdminApi>['fetchMock'], method: string, path: string) => {
   const call = fetchMock.mock.calls.find(
     ([url, init]) => url === `/api/admin/v1/${path}` && (init as RequestInit | undefined)?.method === method,
   );
@@ -68,7 +56,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('template list', () => {
   it('has the mail and accreditation tabs, and Add goes to the create route of the open tab', async () => {
-    mockApi({
+    mockAdminApi({
       'GET template': [
         { type: 'mail', items: [mail] },
         { type: 'accreditation', items: [badge] },
@@ -102,7 +90,7 @@ describe('template list', () => {
 
 describe('mail template form', () => {
   it('loads and saves every field, with the copy addresses list', async () => {
-    const fetchMock = mockApi({
+    const { fetchMock } = mockAdminApi({
       'GET mail-template/3': mail,
       'PUT mail-template/3': { ...mail, mailCopy: ['office@example.com', 'press@example.com'] },
     });
@@ -134,7 +122,7 @@ describe('mail template form', () => {
   });
 
   it('requires the subject', async () => {
-    const fetchMock = mockApi({ 'GET mail-template/default': { html: '<p>x</p>' } });
+    const { fetchMock } = mockAdminApi({ 'GET mail-template/default': { html: '<p>x</p>' } });
     const { user } = setup('/mail-template/create');
     await user.type(await screen.findByRole('textbox', { name: new RegExp(t('basics.name')) }), 'New');
     await user.click(screen.getByRole('button', { name: t('basics.save') }));
@@ -145,7 +133,7 @@ describe('mail template form', () => {
 
 describe('accreditation template form', () => {
   it('saves name, page size and html', async () => {
-    const fetchMock = mockApi({ 'GET template/4': badge, 'PUT template/4': { ...badge, pageSize: 'A4' } });
+    const { fetchMock } = mockAdminApi({ 'GET template/4': badge, 'PUT template/4': { ...badge, pageSize: 'A4' } });
     const { user } = setup('/template/detail/4');
     await user.click(
       await screen.findByLabelText(t('template.pageSize'), { exact: false, selector: 'input:not([type="hidden"])' }),

@@ -7,6 +7,7 @@ import { STORAGE_KEYS } from '../../../api/storage';
 import { jsonResponse, t } from '../../../testing/render';
 import { renderWithSession, testSession } from '../../action/test-utils';
 import { accreditationListRoute } from './routes';
+import { mockAdminApi } from '../../../testing/mock-api';
 
 const text = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
@@ -34,35 +35,6 @@ const fields: ActionField[] = [
   { id: 4, name: 'Vegan', label: text('Vegan'), customFieldType: 7, options: [] },
   { id: 5, name: 'Company', label: text('Firma'), customFieldType: 1, options: [] },
 ];
-
-interface Call {
-  method: string;
-  path: string;
-  body: Record<string, unknown> | undefined;
-}
-
-type Answer = unknown | ((body: Record<string, unknown> | undefined) => unknown);
-
-/** A fake admin API: `METHOD path` → `{data}` answer, or a function of the body; `paged:` answers unwrapped. */
-function mockApi(routes: Record<string, Answer>) {
-  const calls: Call[] = [];
-  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    const method = init?.method ?? 'GET';
-    const path = url.replace('/api/admin/v1/', '');
-    const body = init?.body ? (JSON.parse(init.body as string) as Record<string, unknown>) : undefined;
-    calls.push({ method, path, body });
-    const key = `${method} ${path}`;
-    if (!(key in routes)) return jsonResponse({ error: { code: 'NOT_FOUND', message: key } }, 404);
-    const route = routes[key];
-    const answer = typeof route === 'function' ? route(body) : route;
-    if (answer instanceof Response) return answer;
-    if (answer && typeof answer === 'object' && 'paged' in answer) return jsonResponse(answer.paged);
-    return jsonResponse({ data: answer });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  const bodies = (path: string) => calls.filter((c) => c.path === path).map((c) => c.body);
-  return { calls, bodies };
-}
 
 /** POST user/all and user/filter: `total` rows paged by the request. */
 const pagedRows = (total: number) => (body: Record<string, unknown> | undefined) => {
@@ -126,7 +98,7 @@ afterEach(() => {
 
 describe('accreditation list', () => {
   it('requests page 1, then page 2 and a new page size, with 1-based pages; double-click opens', async () => {
-    const { bodies } = mockApi({ ...base, 'POST user/all': pagedRows(25) });
+    const { bodies } = mockAdminApi({ ...base, 'POST user/all': pagedRows(25) });
     const { user } = renderList();
 
     expect(await screen.findByText('p1@example.com')).toBeInTheDocument();
@@ -153,7 +125,7 @@ describe('accreditation list', () => {
   });
 
   it('filters from page 1 with the filter data, remembers it, and shows all again', async () => {
-    const { bodies } = mockApi({ ...base, 'POST user/all': pagedRows(25), 'POST user/filter': pagedRows(3) });
+    const { bodies } = mockAdminApi({ ...base, 'POST user/all': pagedRows(25), 'POST user/filter': pagedRows(3) });
     const { user } = renderList();
     await screen.findByText('p1@example.com');
     await user.click(screen.getByRole('button', { name: t('basics.page_next') }));
@@ -197,7 +169,7 @@ describe('accreditation list', () => {
   it('assigns a group to the whole filter with select-all (Ctrl+A) and reloads the list', async () => {
     const stored = { ...emptyFilter, text: 'Nov' };
     window.localStorage.setItem(STORAGE_KEYS.userFilter, JSON.stringify({ actionId: 7, filter: stored }));
-    const { bodies } = mockApi({
+    const { bodies } = mockAdminApi({
       ...base,
       'POST user/filter': pagedRows(30),
       'POST user/assign-groups': { changed: 30 },
@@ -233,7 +205,7 @@ describe('accreditation list', () => {
   });
 
   it('deletes a ctrl-click range after choosing the type and confirming', async () => {
-    const { bodies } = mockApi({ ...base, 'POST user/all': pagedRows(12), 'POST user/delete': { changed: 3 } });
+    const { bodies } = mockAdminApi({ ...base, 'POST user/all': pagedRows(12), 'POST user/delete': { changed: 3 } });
     const { user } = renderList();
     await screen.findByText('p1@example.com');
 
@@ -267,7 +239,7 @@ describe('accreditation list', () => {
   });
 
   it('asks to choose users first and toasts a failed change', async () => {
-    const { bodies } = mockApi({
+    const { bodies } = mockAdminApi({
       ...base,
       'POST user/all': pagedRows(2),
       'POST user/assign-zone': jsonResponse({ error: { code: 'INTERNAL_ERROR', message: 'boom' } }, 500),
@@ -292,7 +264,7 @@ describe('accreditation list', () => {
   });
 
   it('assigns days of the action', async () => {
-    const { bodies } = mockApi({
+    const { bodies } = mockAdminApi({
       ...base,
       'POST user/all': pagedRows(2),
       'GET action/7': {
@@ -322,7 +294,7 @@ describe('accreditation list', () => {
   });
 
   it('duplicates the selection into another action', async () => {
-    const { bodies } = mockApi({
+    const { bodies } = mockAdminApi({
       ...base,
       'GET action': [
         { id: 7, name: text('Summer fest'), days: [] },
@@ -352,19 +324,19 @@ describe('accreditation list', () => {
   });
 
   it('shows the empty states, the load error and hides what the rights do not allow', async () => {
-    mockApi({ ...base, 'GET action': [] });
+    mockAdminApi({ ...base, 'GET action': [] });
     const first = renderList();
     expect(await screen.findByText(t('accreditation.noAction'))).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: t('basics.add') })).not.toBeInTheDocument();
     first.unmount();
 
-    mockApi({ ...base, 'POST user/all': pagedRows(0) });
+    mockAdminApi({ ...base, 'POST user/all': pagedRows(0) });
     const second = renderList();
     expect(await screen.findByText(t('basics.noData'))).toBeInTheDocument();
     expect(screen.getByRole('link', { name: t('basics.add') })).toHaveAttribute('href', '/accreditation/create');
     second.unmount();
 
-    mockApi({ ...base, 'POST user/all': jsonResponse({ error: { code: 'INTERNAL_ERROR', message: 'x' } }, 500) });
+    mockAdminApi({ ...base, 'POST user/all': jsonResponse({ error: { code: 'INTERNAL_ERROR', message: 'x' } }, 500) });
     const rights = buildRights(false);
     rights.user.getUser.is = true;
     rights.user.deleteUser.is = true;
