@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderUi, t } from '../../testing/render';
-import { DataTable, type DataTableColumn } from './data-table';
+import { DataTable, type DataTableColumn } from '.';
 
 interface Row {
   id: number;

@@ -1,17 +1,9 @@
 import { DEFAULT_PAGE_SIZE } from '@accredo/domain';
-import { Alert, Center, Loader, Table, Text } from '@mantine/core';
-import { type KeyboardEvent, type MouseEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { Alert, Center, Loader, Text } from '@mantine/core';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type DataTableColumn, type RowId, SelectableTable } from './selectable-table';
 import { TableFooter } from './table-footer';
-
-export type RowId = string | number;
-
-export interface DataTableColumn<T> {
-  key: string;
-  header: ReactNode;
-  render: (row: T) => ReactNode;
-  width?: number | string;
-}
 
 export interface DataTableProps<T> {
   /** accessible name of the table */
@@ -30,8 +22,6 @@ export interface DataTableProps<T> {
   onSelectionChange?: (selection: Set<RowId>) => void;
   initialPageSize?: number;
 }
-
-const INTERACTIVE = 'a, button, input, select, textarea, label, [role="button"], [role="checkbox"], [role="switch"]';
 
 /** Pagination appears only from this many rows (spec §9). */
 export const PAGINATION_THRESHOLD = 10;
@@ -88,22 +78,6 @@ export function DataTable<T>({
     changeSelection(next);
   };
 
-  const onRowClick = (event: MouseEvent<HTMLTableRowElement>, index: number) => {
-    if ((event.target as HTMLElement).closest(INTERACTIVE)) return;
-    select(index, event.ctrlKey || event.metaKey || event.shiftKey);
-  };
-
-  const onRowKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, index: number) => {
-    if (event.target !== event.currentTarget) return;
-    if (event.key === ' ') {
-      event.preventDefault();
-      select(index, event.ctrlKey || event.metaKey || event.shiftKey);
-    } else if (event.key === 'Enter' && onOpen) {
-      event.preventDefault();
-      onOpen(all[index]);
-    }
-  };
-
   let body: ReactNode;
   if (loading) {
     body = (
@@ -128,48 +102,15 @@ export function DataTable<T>({
 
   return (
     <div>
-      <Table.ScrollContainer minWidth={600}>
-        <Table highlightOnHover aria-label={label}>
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((column) => (
-                <Table.Th key={column.key} style={{ width: column.width }} scope="col">
-                  {column.header}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          {!body && (
-            <Table.Tbody>
-              {visible.map((row, i) => {
-                const index = offset + i;
-                const id = getRowId(row);
-                const selected = selection.has(id);
-                return (
-                  <Table.Tr
-                    key={id}
-                    tabIndex={0}
-                    aria-selected={selected}
-                    data-selected={selected || undefined}
-                    bg={selected ? 'var(--mantine-primary-color-light)' : undefined}
-                    style={{ cursor: 'pointer', userSelect: 'none' }}
-                    onClick={(event) => onRowClick(event, index)}
-                    onDoubleClick={(event) => {
-                      if ((event.target as HTMLElement).closest(INTERACTIVE)) return;
-                      onOpen?.(row);
-                    }}
-                    onKeyDown={(event) => onRowKeyDown(event, index)}
-                  >
-                    {columns.map((column) => (
-                      <Table.Td key={column.key}>{column.render(row)}</Table.Td>
-                    ))}
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          )}
-        </Table>
-      </Table.ScrollContainer>
+      <SelectableTable
+        label={label}
+        columns={columns}
+        rows={body ? [] : visible}
+        getRowId={getRowId}
+        isSelected={(row) => selection.has(getRowId(row))}
+        onSelect={(i, range) => select(offset + i, range)}
+        onOpen={onOpen}
+      />
       {body}
       {!body && (
         <TableFooter

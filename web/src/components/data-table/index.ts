@@ -1,2 +1,3 @@
 export * from './data-table';
 export * from './table-footer';
+export * from './selectable-table';

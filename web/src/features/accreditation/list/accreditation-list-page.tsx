@@ -31,7 +31,7 @@ import {
 import { groupsApi } from '../../../api/groups';
 import { zoneApi } from '../../../api/zone';
 import { useAdminSession } from '../../../app/admin-session';
-import { TableFooter } from '../../../components/data-table';
+import { type DataTableColumn, SelectableTable, TableFooter } from '../../../components/data-table';
 import { LoadingState } from '../../../components/loading-state';
 import { PageHeader } from '../../../components/page-header';
 import { useCurrentAction } from '../../action/use-current-action';
@@ -39,7 +39,6 @@ import { useExportAccreditations, useExportImages } from '../import/use-export';
 import { BulkModal, type BulkKind } from './bulk-modals';
 import { FilterPanel, type Option } from './filter-panel';
 import { readStoredFilter, writeStoredFilter } from './filter-storage';
-import { type Column, SelectableTable } from './selectable-table';
 import { RowHistory } from './row-history';
 import { SendMailModal } from './send-mail-modal';
 import { usePrintBadges } from './use-print';
@@ -196,7 +195,7 @@ function AccreditationList({ actionId }: { actionId: number }) {
     { kind: 'delete', right: 'deleteUser', label: 'accreditation.delete', icon: <IconTrash size={16} /> },
   ];
 
-  const columns: Column<AccreditationRow>[] = [
+  const columns: DataTableColumn<AccreditationRow>[] = [
     {
       key: 'photo',
       header: t('accreditation.photo'),
@@ -250,6 +249,8 @@ function AccreditationList({ actionId }: { actionId: number }) {
         label={t('accreditation.listLabel')}
         columns={columns}
         rows={rows}
+        getRowId={(row) => row.id}
+        minWidth={700}
         isSelected={(row) => allSelected || selection.has(row.id)}
         onSelect={select}
         onOpen={(row) => navigate(`/accreditation/detail/${row.id}`)}

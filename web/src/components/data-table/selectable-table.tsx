@@ -1,38 +1,47 @@
 import { Table } from '@mantine/core';
 import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
 
-export interface Column<T> {
+export type RowId = string | number;
+
+export interface DataTableColumn<T> {
   key: string;
   header: ReactNode;
   render: (row: T) => ReactNode;
   width?: number | string;
 }
 
-const INTERACTIVE = 'a, button, input, select, textarea, label, [role="button"], [role="checkbox"]';
+/** Clicks on these inside a row do their own thing and do not select the row. */
+const INTERACTIVE = 'a, button, input, select, textarea, label, [role="button"], [role="checkbox"], [role="switch"]';
 
-export interface SelectableTableProps<T extends { id: number }> {
+export interface SelectableTableProps<T> {
+  /** accessible name of the table */
   label: string;
-  columns: Column<T>[];
-  /** the rows of the current page */
+  columns: DataTableColumn<T>[];
+  /** the rows shown (one page) */
   rows: T[];
+  getRowId: (row: T) => RowId;
   isSelected: (row: T) => boolean;
-  /** a click toggles a row; ctrl/cmd(/shift)-click selects the range from the last clicked row */
+  /** a click or Space toggles the row at `index` of `rows`; with ctrl/cmd/shift it selects a range */
   onSelect: (index: number, range: boolean) => void;
   /** double-click or Enter */
-  onOpen: (row: T) => void;
+  onOpen?: (row: T) => void;
+  minWidth?: number;
 }
 
 /**
- * The rows of one server page with the selection behaviour of the shared data table (spec §2 Data
- * tables): click toggles, ctrl/cmd-click selects a range, double-click or Enter opens, Space toggles.
+ * The rows of a table with the selection behaviour of spec §2 Data tables: click toggles,
+ * ctrl/cmd-click selects a range, double-click or Enter opens, Space toggles. The data table
+ * (client pages) and the accreditation list (server pages) both draw their rows with it.
  */
-export function SelectableTable<T extends { id: number }>({
+export function SelectableTable<T>({
   label,
   columns,
   rows,
+  getRowId,
   isSelected,
   onSelect,
   onOpen,
+  minWidth = 600,
 }: SelectableTableProps<T>) {
   const onRowClick = (event: MouseEvent<HTMLTableRowElement>, index: number) => {
     if ((event.target as HTMLElement).closest(INTERACTIVE)) return;
@@ -43,14 +52,14 @@ export function SelectableTable<T extends { id: number }>({
     if (event.key === ' ') {
       event.preventDefault();
       onSelect(index, event.ctrlKey || event.metaKey || event.shiftKey);
-    } else if (event.key === 'Enter') {
+    } else if (event.key === 'Enter' && onOpen) {
       event.preventDefault();
       onOpen(rows[index]);
     }
   };
 
   return (
-    <Table.ScrollContainer minWidth={700}>
+    <Table.ScrollContainer minWidth={minWidth}>
       <Table highlightOnHover aria-label={label}>
         <Table.Thead>
           <Table.Tr>
@@ -66,7 +75,7 @@ export function SelectableTable<T extends { id: number }>({
             const selected = isSelected(row);
             return (
               <Table.Tr
-                key={row.id}
+                key={getRowId(row)}
                 tabIndex={0}
                 aria-selected={selected}
                 data-selected={selected || undefined}
@@ -75,7 +84,7 @@ export function SelectableTable<T extends { id: number }>({
                 onClick={(event) => onRowClick(event, index)}
                 onDoubleClick={(event) => {
                   if ((event.target as HTMLElement).closest(INTERACTIVE)) return;
-                  onOpen(row);
+                  onOpen?.(row);
                 }}
                 onKeyDown={(event) => onRowKeyDown(event, index)}
               >
