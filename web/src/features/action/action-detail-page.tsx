@@ -6,14 +6,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type FieldErrors, type Resolver, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import { ACTION_LIST_KEY, type ActionDto, type ActionPayload, actionApi, localized } from '../../api/action';
 import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
 import { FormFields, FormShell, useFieldError } from '../../components/form';
-import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
-import { useDetailQuery } from '../../components/use-detail-query';
 import { type ActionFormValues, actionFormValues } from './action-form-values';
 import { BasicTab } from './basic-tab';
 import { DateTab } from './date-tab';
@@ -22,6 +19,7 @@ import { OnlineTab } from './online-tab';
 import { OptionalTab } from './optional-tab';
 import { PreviewTab } from './preview-tab';
 import { useViewOnly } from '../../components/require-right';
+import { RecordPage } from '../../components/record-page';
 
 type TabName = 'basic' | 'date' | 'online' | 'optional' | 'preview';
 const TABS: TabName[] = ['basic', 'date', 'online', 'optional', 'preview'];
@@ -49,19 +47,15 @@ export function testPreviewPath(subjectKey: string, actionId: number): string {
  * (spec §8).
  */
 export function ActionDetailPage() {
-  const params = useParams();
-  const isCreate = !params.id;
-  const id = Number(params.id);
-  const query = useDetailQuery({
-    queryKey: ['admin', 'action', id],
-    queryFn: () => actionApi.get(id),
-    enabled: !isCreate,
-    listPath: '/',
-    errorKey: 'action.loadError',
-  });
-  if (isCreate) return <ActionForm key="create" />;
-  if (!query.data) return <LoadingState />;
-  return <ActionForm key={id} action={query.data} />;
+  return (
+    <RecordPage
+      queryKey={(id) => ['admin', 'action', id]}
+      get={(id) => actionApi.get(id)}
+      listPath="/"
+      errorKey="action.loadError"
+      render={(record) => <ActionForm action={record} />}
+    />
+  );
 }
 
 function ActionForm({ action }: { action?: ActionDto }) {

@@ -13,18 +13,16 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ACTION_LIST_KEY, actionApi, localized } from '../../api/action';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import { type AdminUserPayload, adminApi } from '../../api/admin';
 import { useAdminSession } from '../../app/admin-session';
 import { notifyError, notifySuccess } from '../../app/notify';
 import { FormShell, SwitchField, useFieldError } from '../../components/form';
-import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
-import { useDetailQuery } from '../../components/use-detail-query';
 import { WorkingButton } from '../../components/working-button';
 import { AccountFields, onUserExist } from './account-fields';
 import { RightsEditor } from './rights-editor';
 import { useViewOnly } from '../../components/require-right';
+import { RecordPage } from '../../components/record-page';
 
 export interface AdminUserFormValues {
   login: string;
@@ -48,18 +46,15 @@ export function adminUserFormValues(user?: AdminUser): AdminUserFormValues {
 
 /** `/admin-user/create` and `/admin-user/detail/:id` (spec §2 Other forms: admin user form). */
 export function AdminUserDetailPage() {
-  const id = Number(useParams().id);
-  const isCreate = !useParams().id;
-  const query = useDetailQuery({
-    queryKey: ['admin', 'admin-user', id],
-    queryFn: () => adminApi.adminUser(id),
-    enabled: !isCreate,
-    listPath: '/admin-user',
-    errorKey: 'adminUser.loadingError',
-  });
-  if (isCreate) return <AdminUserForm key="create" />;
-  if (!query.data) return <LoadingState />;
-  return <AdminUserForm key={id} user={query.data} />;
+  return (
+    <RecordPage
+      queryKey={(id) => ['admin', 'admin-user', id]}
+      get={(id) => adminApi.adminUser(id)}
+      listPath="/admin-user"
+      errorKey="adminUser.loadingError"
+      render={(record) => <AdminUserForm user={record} />}
+    />
+  );
 }
 
 function AdminUserForm({ user }: { user?: AdminUser }) {

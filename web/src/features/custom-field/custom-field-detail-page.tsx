@@ -5,7 +5,6 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Controller, type Resolver, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import {
   CUSTOM_FIELD_LIST_KEY,
   type CustomFieldDto,
@@ -14,12 +13,11 @@ import {
 } from '../../api/custom-field';
 import { notifySuccess } from '../../app/notify';
 import { FormShell, useFieldError } from '../../components/form';
-import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
-import { useDetailQuery } from '../../components/use-detail-query';
 import { multiText } from '../action/action-form-values';
 import { HtmlPreview, MultiTextFields, useEditLanguages } from '../action/form-fields';
 import { useViewOnly } from '../../components/require-right';
+import { RecordPage } from '../../components/record-page';
 
 export interface CustomFieldFormValues {
   name: string;
@@ -48,19 +46,15 @@ export const hasOptions = (type: number | null) => type !== null && OPTION_TYPES
  * home (spec §8).
  */
 export function CustomFieldDetailPage() {
-  const params = useParams();
-  const isCreate = !params.id;
-  const id = Number(params.id);
-  const query = useDetailQuery({
-    queryKey: ['admin', 'custom-field', id],
-    queryFn: () => customFieldApi.get(id),
-    enabled: !isCreate,
-    listPath: '/',
-    errorKey: 'customField.loadError',
-  });
-  if (isCreate) return <CustomFieldForm key="create" />;
-  if (!query.data) return <LoadingState />;
-  return <CustomFieldForm key={id} field={query.data} />;
+  return (
+    <RecordPage
+      queryKey={(id) => ['admin', 'custom-field', id]}
+      get={(id) => customFieldApi.get(id)}
+      listPath="/"
+      errorKey="customField.loadError"
+      render={(record) => <CustomFieldForm field={record} />}
+    />
+  );
 }
 
 function CustomFieldForm({ field }: { field?: CustomFieldDto }) {

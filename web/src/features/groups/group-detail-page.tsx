@@ -5,19 +5,18 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { type GroupDto, type GroupPayload, groupsApi } from '../../api/groups';
 import { templateApi } from '../../api/template';
 import { zoneApi } from '../../api/zone';
 import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
 import { FormShell, SwitchField, useFieldError, MultiSelectField, SelectField } from '../../components/form';
-import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
-import { useDetailQuery } from '../../components/use-detail-query';
 import { GROUPS_KEY } from './group-list-page';
 import { useActionSelectData } from './setup-shared';
 import { useViewOnly } from '../../components/require-right';
+import { RecordPage } from '../../components/record-page';
 
 export interface GroupFormValues {
   name: string;
@@ -51,19 +50,15 @@ const resolver = zodResolver(groupSchema) as unknown as Resolver<GroupFormValues
 
 /** `/groups/create` and `/groups/detail/:id` (spec §2 Other forms: group form, one info tab). */
 export function GroupDetailPage() {
-  const params = useParams();
-  const id = Number(params.id);
-  const isCreate = !params.id;
-  const query = useDetailQuery({
-    queryKey: [...GROUPS_KEY, id],
-    queryFn: () => groupsApi.get(id),
-    enabled: !isCreate,
-    listPath: '/groups',
-    errorKey: 'groups.loadError',
-  });
-  if (isCreate) return <GroupForm key="create" />;
-  if (!query.data) return <LoadingState />;
-  return <GroupForm key={id} group={query.data} />;
+  return (
+    <RecordPage
+      queryKey={(id) => [...GROUPS_KEY, id]}
+      get={(id) => groupsApi.get(id)}
+      listPath="/groups"
+      errorKey="groups.loadError"
+      render={(record) => <GroupForm group={record} />}
+    />
+  );
 }
 
 function GroupForm({ group }: { group?: GroupDto }) {

@@ -11,15 +11,14 @@ import { Alert, Select, Stack, Tabs } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { type ManageAdminUserPayload, manageApi } from '../../api/manage';
 import { notifySuccess } from '../../app/notify';
 import { FormShell, SwitchField, useFieldError } from '../../components/form';
-import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
-import { useDetailQuery } from '../../components/use-detail-query';
 import { AccountFields, onUserExist } from '../admin-user/account-fields';
 import { RightsEditor } from '../admin-user/rights-editor';
+import { RecordPage } from '../../components/record-page';
 
 interface ManageAdminUserValues {
   subjectId: number | null;
@@ -48,20 +47,16 @@ const userValues = (user?: AdminUser, subjectId?: number): ManageAdminUserValues
 
 /** `/manage/admin-user/create` and `/manage/admin-user/detail/:id`: basic info and rights. */
 export function ManageAdminUserDetailPage() {
-  const params = useParams();
-  const id = Number(params.id);
-  const isCreate = !params.id;
-  const query = useDetailQuery({
-    queryKey: ['manage', 'admin-user', 'detail', id],
-    queryFn: () => manageApi.adminUser(id),
-    enabled: !isCreate,
-    listPath: '/manage/admin-user',
-    notFoundPath: '/manage',
-    errorKey: 'manage.adminUsersLoadError',
-  });
-  if (isCreate) return <ManageAdminUserForm key="create" />;
-  if (!query.data) return <LoadingState />;
-  return <ManageAdminUserForm key={id} user={query.data} />;
+  return (
+    <RecordPage
+      queryKey={(id) => ['manage', 'admin-user', 'detail', id]}
+      get={(id) => manageApi.adminUser(id)}
+      listPath="/manage/admin-user"
+      errorKey="manage.adminUsersLoadError"
+      notFoundPath="/manage"
+      render={(record) => <ManageAdminUserForm user={record} />}
+    />
+  );
 }
 
 function ManageAdminUserForm({ user }: { user?: AdminUser }) {

@@ -4,17 +4,15 @@ import { Checkbox, Group, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/co
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { type ManageSubjectPayload, manageApi } from '../../api/manage';
 import { i18n } from '../../app/i18n';
 import { notifyError, notifySuccess } from '../../app/notify';
 import { FormShell, SwitchField, useFieldError, SelectField } from '../../components/form';
-import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
-import { useDetailQuery } from '../../components/use-detail-query';
 import { useTimeZones } from '../subject/subject-page';
 import { WebChannelList } from './web-channel-list';
+import { RecordPage } from '../../components/record-page';
 
 interface ManageSubjectValues {
   name: string;
@@ -43,20 +41,16 @@ const CONFLICT_FIELD: Record<string, keyof ManageSubjectValues> = {
 
 /** `/manage/subject/create` and `/manage/subject/detail/:id`: basic info and web channels. */
 export function ManageSubjectDetailPage() {
-  const params = useParams();
-  const id = Number(params.id);
-  const isCreate = !params.id;
-  const query = useDetailQuery({
-    queryKey: ['manage', 'subject', id],
-    queryFn: () => manageApi.subject(id),
-    enabled: !isCreate,
-    listPath: '/manage',
-    notFoundPath: '/manage',
-    errorKey: 'manage.subjectsLoadError',
-  });
-  if (isCreate) return <ManageSubjectForm key="create" />;
-  if (!query.data) return <LoadingState />;
-  return <ManageSubjectForm key={id} subject={query.data} />;
+  return (
+    <RecordPage
+      queryKey={(id) => ['manage', 'subject', id]}
+      get={(id) => manageApi.subject(id)}
+      listPath="/manage"
+      errorKey="manage.subjectsLoadError"
+      notFoundPath="/manage"
+      render={(record) => <ManageSubjectForm subject={record} />}
+    />
+  );
 }
 
 function ManageSubjectForm({ subject }: { subject?: Subject }) {

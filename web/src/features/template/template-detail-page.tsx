@@ -4,18 +4,16 @@ import { Grid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import { type TemplateDto, type TemplatePayload, templateApi } from '../../api/template';
 import { notifySuccess } from '../../app/notify';
 import { FormFields, FormShell, useFieldError, SelectField } from '../../components/form';
-import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
-import { useDetailQuery } from '../../components/use-detail-query';
 import { PlaceholderHelp } from './placeholder-help';
 import { type PageSize, pageSizeData } from './template-constants';
 import { TemplatePreviewTools } from './template-preview';
 import { TEMPLATES_KEY } from './template-list-page';
 import { useViewOnly } from '../../components/require-right';
+import { RecordPage } from '../../components/record-page';
 
 export interface TemplateFormValues {
   name: string;
@@ -35,19 +33,15 @@ const resolver = zodResolver(templateSchema) as unknown as Resolver<TemplateForm
 
 /** `/template/create` and `/template/detail/:id`: an accreditation (badge) template as data. */
 export function TemplateDetailPage() {
-  const params = useParams();
-  const id = Number(params.id);
-  const isCreate = !params.id;
-  const query = useDetailQuery({
-    queryKey: [...TEMPLATES_KEY, id],
-    queryFn: () => templateApi.get(id),
-    enabled: !isCreate,
-    listPath: '/template?tab=accreditation',
-    errorKey: 'template.loadError',
-  });
-  if (isCreate) return <TemplateForm key="create" />;
-  if (!query.data) return <LoadingState />;
-  return <TemplateForm key={id} template={query.data} />;
+  return (
+    <RecordPage
+      queryKey={(id) => [...TEMPLATES_KEY, id]}
+      get={(id) => templateApi.get(id)}
+      listPath="/template?tab=accreditation"
+      errorKey="template.loadError"
+      render={(record) => <TemplateForm template={record} />}
+    />
+  );
 }
 
 function TemplateForm({ template }: { template?: TemplateDto }) {

@@ -6,15 +6,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { type FieldErrors, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { WEB_CHANNEL_KEY, webChannelApi } from '../../api/web-channel';
 import { notifyError, notifySuccess } from '../../app/notify';
 import { FormFields, applyFieldErrors, FormShell, useFieldError } from '../../components/form';
-import { LoadingState } from '../../components/loading-state';
 import { OnlineLinkButtons } from '../../components/online-link-buttons';
 import { PageHeader } from '../../components/page-header';
-import { useDetailQuery } from '../../components/use-detail-query';
 import { useEditLanguages } from '../action/form-fields';
 import { AuthorizationTab } from './authorization-tab';
 import {
@@ -27,6 +25,7 @@ import { InfoTab } from './info-tab';
 import { LogoPanel } from './logo-panel';
 import { ChannelStateBadge } from './web-channel-list-page';
 import { useViewOnly } from '../../components/require-right';
+import { RecordPage } from '../../components/record-page';
 
 export type ChannelForm = UseFormReturn<WebChannelFormValues, unknown, WebChannelData>;
 
@@ -60,19 +59,15 @@ const CONFLICTS: Record<string, string> = {
  * logo side panel. Every change, codes and users included, applies when the channel is saved.
  */
 export function WebChannelDetailPage() {
-  const params = useParams();
-  const id = Number(params.id);
-  const isCreate = !params.id;
-  const query = useDetailQuery({
-    queryKey: [...WEB_CHANNEL_KEY, id],
-    queryFn: () => webChannelApi.get(id),
-    enabled: !isCreate,
-    listPath: '/web-channel',
-    errorKey: 'webChannel.loadError',
-  });
-  if (isCreate) return <WebChannelForm key="create" />;
-  if (!query.data) return <LoadingState />;
-  return <WebChannelForm key={id} channel={query.data} />;
+  return (
+    <RecordPage
+      queryKey={(id) => [...WEB_CHANNEL_KEY, id]}
+      get={(id) => webChannelApi.get(id)}
+      listPath="/web-channel"
+      errorKey="webChannel.loadError"
+      render={(record) => <WebChannelForm channel={record} />}
+    />
+  );
 }
 
 function WebChannelForm({ channel }: { channel?: WebChannel }) {

@@ -4,16 +4,15 @@ import { Anchor, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/co
 import { useQueryClient } from '@tanstack/react-query';
 import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { type ZoneDto, type ZonePayload, zoneApi } from '../../api/zone';
 import { notifySuccess } from '../../app/notify';
 import { FormShell, useFieldError, SelectField } from '../../components/form';
-import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
-import { useDetailQuery } from '../../components/use-detail-query';
 import { useActionSelectData } from '../groups/setup-shared';
 import { ZONES_KEY } from './zone-list-page';
 import { useViewOnly } from '../../components/require-right';
+import { RecordPage } from '../../components/record-page';
 
 export interface ZoneFormValues {
   name: string;
@@ -34,19 +33,15 @@ const resolver = zodResolver(zoneSchema) as unknown as Resolver<ZoneFormValues, 
 
 /** `/zone/create` and `/zone/detail/:id` (spec §3 Zone: name, name on the badge, action; its groups). */
 export function ZoneDetailPage() {
-  const params = useParams();
-  const id = Number(params.id);
-  const isCreate = !params.id;
-  const query = useDetailQuery({
-    queryKey: [...ZONES_KEY, id],
-    queryFn: () => zoneApi.get(id),
-    enabled: !isCreate,
-    listPath: '/zone',
-    errorKey: 'zone.loadError',
-  });
-  if (isCreate) return <ZoneForm key="create" />;
-  if (!query.data) return <LoadingState />;
-  return <ZoneForm key={id} zone={query.data} />;
+  return (
+    <RecordPage
+      queryKey={(id) => [...ZONES_KEY, id]}
+      get={(id) => zoneApi.get(id)}
+      listPath="/zone"
+      errorKey="zone.loadError"
+      render={(record) => <ZoneForm zone={record} />}
+    />
+  );
 }
 
 function ZoneForm({ zone }: { zone?: ZoneDto }) {
