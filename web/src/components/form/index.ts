@@ -1,6 +1,7 @@
 export { applyFieldErrors } from './api-errors';
 export { FormShell, type FormShellProps, type SaveResult } from './form-shell';
 export { FormFields, ReadOnlyProvider, useReadOnly } from './read-only';
+export { ErrorTab, useErrorTabs } from './error-tabs';
 export { SaveBar } from './save-bar';
 export { MultiSelectField, SelectField } from './select-field';
 export { SwitchField } from './switch-field';

@@ -1,15 +1,15 @@
 import { actionSchema } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Tabs } from '@mantine/core';
-import { IconAlertCircle, IconExternalLink } from '@tabler/icons-react';
+import { IconExternalLink } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { type FieldErrors, type Resolver, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ACTION_LIST_KEY, type ActionDto, type ActionPayload, actionApi, localized } from '../../api/action';
 import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
-import { FormFields, FormShell, useFieldError } from '../../components/form';
+import { ErrorTab, FormFields, FormShell, useFieldError, useErrorTabs } from '../../components/form';
 import { PageHeader } from '../../components/page-header';
 import { type ActionFormValues, actionFormValues } from './action-form-values';
 import { BasicTab } from './basic-tab';
@@ -70,22 +70,14 @@ function ActionForm({ action }: { action?: ActionDto }) {
   });
   const fieldError = useFieldError(form.formState.errors);
   const smartBc = useWatch({ control: form.control, name: 'smartBc' });
-  const [tab, setTab] = useState<TabName>('basic');
-  const errorTabs = tabsWithErrors(form.formState.errors);
+  const { tab, setTab, errorTabs } = useErrorTabs(form, tabsWithErrors, 'basic' as TabName);
   // Spec §2: meal and parking sections appear only when the action has that extension.
   const extensions = session.subject.extensions.filter((e) => action?.extension.includes(e));
   const showPreview = smartBc || errorTabs.includes('preview');
 
-  // After a failed save, show a tab with errors when the open one has none.
-  const { submitCount } = form.formState;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per submit, reading the errors of that submit
-  useEffect(() => {
-    const withErrors = tabsWithErrors(form.formState.errors);
-    if (withErrors.length > 0 && !withErrors.includes(tab)) setTab(withErrors[0]);
-  }, [submitCount]);
   useEffect(() => {
     if (!showPreview && tab === 'preview') setTab('basic');
-  }, [showPreview, tab]);
+  }, [showPreview, tab, setTab]);
 
   const save = async (values: ActionPayload) => {
     if (!action) {
@@ -102,17 +94,12 @@ function ActionForm({ action }: { action?: ActionDto }) {
   };
 
   const tabLabel = (name: TabName) => (
-    <Tabs.Tab
+    <ErrorTab
       value={name}
-      color={errorTabs.includes(name) ? 'red' : undefined}
-      rightSection={
-        errorTabs.includes(name) ? (
-          <IconAlertCircle size={14} color="var(--mantine-color-red-filled)" aria-label={t('action.tabHasErrors')} />
-        ) : undefined
-      }
-    >
-      {t(`action.tab.${name}`)}
-    </Tabs.Tab>
+      label={t(`action.tab.${name}`)}
+      hasErrors={errorTabs.includes(name)}
+      errorLabel={t('action.tabHasErrors')}
+    />
   );
 
   const tabProps = { form, languages, fieldError };

@@ -1,16 +1,15 @@
 import type { WebChannel, WebChannelData } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Grid, Tabs } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { type FieldErrors, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { WEB_CHANNEL_KEY, webChannelApi } from '../../api/web-channel';
 import { notifyError, notifySuccess } from '../../app/notify';
-import { FormFields, applyFieldErrors, FormShell, useFieldError } from '../../components/form';
+import { ErrorTab, FormFields, applyFieldErrors, FormShell, useFieldError, useErrorTabs } from '../../components/form';
 import { OnlineLinkButtons } from '../../components/online-link-buttons';
 import { PageHeader } from '../../components/page-header';
 import { useEditLanguages } from '../action/form-fields';
@@ -84,16 +83,7 @@ function WebChannelForm({ channel }: { channel?: WebChannel }) {
     defaultValues: webChannelFormValues(channel, presetAction),
   });
   const fieldError = useFieldError(form.formState.errors);
-  const [tab, setTab] = useState<TabName>('info');
-  const errorTabs = tabsWithErrors(form.formState.errors);
-
-  // After a failed save, show a tab with errors when the open one has none.
-  const { submitCount } = form.formState;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per submit, reading the errors of that submit
-  useEffect(() => {
-    const withErrors = tabsWithErrors(form.formState.errors);
-    if (withErrors.length > 0 && !withErrors.includes(tab)) setTab(withErrors[0]);
-  }, [submitCount]);
+  const { tab, setTab, errorTabs } = useErrorTabs(form, tabsWithErrors, 'info' as TabName);
 
   const save = async (values: WebChannelData) => {
     if (!channel) {
@@ -118,21 +108,12 @@ function WebChannelForm({ channel }: { channel?: WebChannel }) {
   };
 
   const tabLabel = (name: TabName) => (
-    <Tabs.Tab
+    <ErrorTab
       value={name}
-      color={errorTabs.includes(name) ? 'red' : undefined}
-      rightSection={
-        errorTabs.includes(name) ? (
-          <IconAlertCircle
-            size={14}
-            color="var(--mantine-color-red-filled)"
-            aria-label={t('webChannel.tabHasErrors')}
-          />
-        ) : undefined
-      }
-    >
-      {t(`webChannel.tab.${name}`)}
-    </Tabs.Tab>
+      label={t(`webChannel.tab.${name}`)}
+      hasErrors={errorTabs.includes(name)}
+      errorLabel={t('webChannel.tabHasErrors')}
+    />
   );
 
   const tabProps: ChannelTabProps = { form, fieldError, languages, channel };
