@@ -35,17 +35,23 @@ export function SelectField<TValues extends FieldValues, TOut>({
 }
 
 /** A choice of several of a form as a Mantine multi-select. */
-export function MultiSelectField<TValues extends FieldValues, TOut>({
+export function MultiSelectField<TValues extends FieldValues, TOut, V extends string | number = string>({
   control,
   name,
   ...props
-}: Bound<TValues, TOut> & Omit<MultiSelectProps, 'value' | 'onChange' | 'onBlur' | 'name'>) {
+}: Bound<TValues, TOut> & Omit<MultiSelectProps<V>, 'value' | 'onChange' | 'onBlur' | 'name'>) {
   return (
     <Controller
       control={control}
       name={name}
       render={({ field }) => (
-        <MultiSelect {...props} value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />
+        <MultiSelect<V>
+          {...props}
+          value={field.value}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          ref={field.ref}
+        />
       )}
     />
   );

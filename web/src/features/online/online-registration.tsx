@@ -24,7 +24,7 @@ import { onlineApi } from '../../api/online';
 import { useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { WorkingButton } from '../../components/working-button';
-import { CustomFieldInput } from '../accreditation/detail/custom-field-input';
+import { CustomFieldInputs } from '../accreditation/detail/custom-field-input';
 import { sanitizeHtml } from '../action/form-fields';
 import { formatDay } from '../action/date-tab';
 import {
@@ -245,19 +245,7 @@ function RegistrationForm({
               {...form.register('email')}
               error={fieldError('email')}
             />
-            {fields.map((field) => (
-              <CustomFieldInput
-                key={field.id}
-                field={field}
-                control={form.control as never}
-                error={fieldError}
-                setError={(key) =>
-                  key
-                    ? form.setError(`customField.${field.id}`, { type: 'manual', message: key })
-                    : form.clearErrors(`customField.${field.id}`)
-                }
-              />
-            ))}
+            <CustomFieldInputs fields={fields} form={form} error={fieldError} />
             {data.viewGroups && (
               <Controller
                 control={form.control}

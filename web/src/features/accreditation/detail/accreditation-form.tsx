@@ -1,6 +1,6 @@
 import { hasRight } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Checkbox, Group, MultiSelect, SimpleGrid, Stack, Tabs, TextInput, Title } from '@mantine/core';
+import { Alert, Checkbox, Group, SimpleGrid, Stack, Tabs, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
@@ -21,11 +21,17 @@ import { zoneApi } from '../../../api/zone';
 import { useAdminSession } from '../../../app/admin-session';
 import { notifyError, notifySuccess } from '../../../app/notify';
 import { GeocoderProvider } from '../../../components/address-input';
-import { FormShell, type SaveResult, useFieldError, ReadOnlyProvider } from '../../../components/form';
+import {
+  FormShell,
+  type SaveResult,
+  useFieldError,
+  ReadOnlyProvider,
+  MultiSelectField,
+} from '../../../components/form';
 import { LoadingState } from '../../../components/loading-state';
 import { PageHeader } from '../../../components/page-header';
 import { CreditTab } from './credit-tab';
-import { CustomFieldInput } from './custom-field-input';
+import { CustomFieldInputs } from './custom-field-input';
 import {
   ADDRESS_INVALID,
   type AccreditationFormOutput,
@@ -205,54 +211,26 @@ function AccreditationForm({
         {...form.register('email')}
         error={fieldError('email')}
       />
-      {fields.map((field) => (
-        <CustomFieldInput
-          key={field.id}
-          field={field}
-          control={form.control as never}
-          error={fieldError}
-          setError={(key) =>
-            key
-              ? form.setError(`customField.${field.id}`, { type: 'manual', message: key })
-              : form.clearErrors(`customField.${field.id}`)
-          }
-        />
-      ))}
-      <Controller
+      <CustomFieldInputs fields={fields} form={form} error={fieldError} />
+      <MultiSelectField<AccreditationFormValues, AccreditationFormOutput, number>
         control={form.control}
         name="groupIds"
-        render={({ field }) => (
-          <MultiSelect<number>
-            label={t('accreditationDetail.groups')}
-            data={groupData}
-            searchable
-            clearable
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            ref={field.ref}
-            placeholder={groups.isPending ? t('basics.loading') : undefined}
-            error={fieldError('groupIds') ?? (groups.isError ? t('accreditationDetail.groupsLoadError') : undefined)}
-          />
-        )}
+        label={t('accreditationDetail.groups')}
+        data={groupData}
+        searchable
+        clearable
+        placeholder={groups.isPending ? t('basics.loading') : undefined}
+        error={fieldError('groupIds') ?? (groups.isError ? t('accreditationDetail.groupsLoadError') : undefined)}
       />
-      <Controller
+      <MultiSelectField<AccreditationFormValues, AccreditationFormOutput, number>
         control={form.control}
         name="zones"
-        render={({ field }) => (
-          <MultiSelect<number>
-            label={t('accreditationDetail.zones')}
-            data={zoneData}
-            searchable
-            clearable
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            ref={field.ref}
-            placeholder={zones.isPending ? t('basics.loading') : undefined}
-            error={fieldError('zones') ?? (zones.isError ? t('accreditationDetail.zonesLoadError') : undefined)}
-          />
-        )}
+        label={t('accreditationDetail.zones')}
+        data={zoneData}
+        searchable
+        clearable
+        placeholder={zones.isPending ? t('basics.loading') : undefined}
+        error={fieldError('zones') ?? (zones.isError ? t('accreditationDetail.zonesLoadError') : undefined)}
       />
       {days.length > 0 && (
         <Controller

@@ -1,6 +1,6 @@
 import type { AddressValue } from '@accredo/domain';
 import { Checkbox, FileInput, Image, MultiSelect, NumberInput, Select, Stack, TextInput } from '@mantine/core';
-import { type Control, useController } from 'react-hook-form';
+import { type Control, type FieldValues, type UseFormReturn, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { AddressInput } from '../../../components/address-input';
 import { checkImageFile, readAsDataUrl } from '../../gallery/gallery-constants';
@@ -17,6 +17,35 @@ export interface CustomFieldInputProps {
   /** the translated error of a path, e.g. `customField.12` */
   error: (path: string) => string | undefined;
   setError: (key: string | null) => void;
+}
+
+/**
+ * Every user field of the action in order (the accreditation form, the online registration form);
+ * a field's own check (an address not picked, a bad photo) is kept as an error on its path.
+ */
+export function CustomFieldInputs<TValues extends FieldValues & CustomFieldFormValues, TOut>({
+  fields,
+  form,
+  error,
+}: {
+  fields: FieldDef[];
+  form: UseFormReturn<TValues, unknown, TOut>;
+  error: (path: string) => string | undefined;
+}) {
+  const own = form as unknown as UseFormReturn<CustomFieldFormValues>;
+  return fields.map((field) => (
+    <CustomFieldInput
+      key={field.id}
+      field={field}
+      control={own.control as never}
+      error={error}
+      setError={(key) =>
+        key
+          ? own.setError(`customField.${field.id}`, { type: 'manual', message: key })
+          : own.clearErrors(`customField.${field.id}`)
+      }
+    />
+  ));
 }
 
 /** One user field of the action, by its type (spec §3 User field, §5), labelled, with its help text and mandatory flag. */
