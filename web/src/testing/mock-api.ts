@@ -35,3 +35,7 @@ export function mockAdminApi(routes: Record<string, Answer>) {
   const bodies = (path: string) => calls.filter((c) => c.path === path).map((c) => c.body);
   return { fetchMock, calls, bodies };
 }
+
+/** The body of the first `METHOD path` call, or undefined when there was none. */
+export const bodyOf = (calls: ApiCall[], method: string, path: string) =>
+  calls.find((c) => c.method === method && c.path === path)?.body as Record<string, unknown> | undefined;

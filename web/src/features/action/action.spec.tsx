@@ -8,7 +8,7 @@ import { actionFormValues } from './action-form-values';
 import { formatDay } from './date-tab';
 import { actionRoutes } from './routes';
 import { ActionSwitcher } from './use-current-action';
-import { mockAdminApi, renderWithSession, testSession } from './test-utils';
+import { mockAdminApi, renderWithSession, testSession } from '../../testing/session';
 
 const text = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 const day = (id: string) => ({ id, name: text(`Day ${id}`), onAccreditation: id.slice(5) });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CustomFieldDto } from '../../api/custom-field';
 import { i18n } from '../../app/i18n';
 import { t } from '../../testing/render';
-import { mockAdminApi, renderWithSession, testSession } from '../action/test-utils';
+import { mockAdminApi, renderWithSession, testSession } from '../../testing/session';
 import { customFieldRoutes } from './routes';
 
 const text = (cs: string, patch: Partial<Record<'sk' | 'en' | 'de', string>> = {}) => ({

@@ -2,7 +2,7 @@ import { buildRights } from '@accredo/domain';
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, t } from '../../testing/render';
-import { mockAdminApi, renderWithSession, testSession } from '../action/test-utils';
+import { mockAdminApi, renderWithSession, testSession } from '../../testing/session';
 import { DashboardPage } from './dashboard-page';
 import { DASHBOARD_REFRESH_MS } from './dashboard-tiles';
 

@@ -1,13 +1,13 @@
 import { buildRights, type Session } from '@accredo/domain';
 import { screen, waitFor, within } from '@testing-library/react';
-import { Outlet, type RouteObject } from 'react-router';
+import { type RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../api/storage';
-import { AdminSessionProvider } from '../../app/admin-session';
-import { jsonResponse, renderRoutes, t } from '../../testing/render';
+import { jsonResponse, t } from '../../testing/render';
 import { zoneRoutes } from '../zone/routes';
 import { groupsRoutes } from './routes';
-import { mockAdminApi } from '../../testing/mock-api';
+import { bodyOf, mockAdminApi } from '../../testing/mock-api';
+import { renderWithSession } from '../../testing/session';
 
 const session = (patch: Partial<Session> = {}): Session => ({
   token: 'tok',
@@ -48,29 +48,8 @@ const zones = [
   { id: 31, name: 'Car park', onAccreditation: 'P', actionId: null, groups: [] },
 ];
 
-function setup(path: string, routes: RouteObject[] = groupsRoutes, sess = session()) {
-  return renderRoutes(
-    [
-      {
-        path: '/',
-        element: (
-          <AdminSessionProvider session={sess}>
-            <Outlet />
-          </AdminSessionProvider>
-        ),
-        children: routes,
-      },
-    ],
-    [path],
-  );
-}
-
-const bodyOf = (fetchMock: ReturnType<typeof mockAdminApi>['fetchMock'], method: string, path: string) => {
-  const call = fetchMock.mock.calls.find(
-    ([url, init]) => url === `/api/admin/v1/${path}` && (init as RequestInit | undefined)?.method === method,
-  );
-  return call ? JSON.parse((call[1] as RequestInit).body as string) : undefined;
-};
+const setup = (path: string, routes: RouteObject[] = groupsRoutes, sess = session()) =>
+  renderWithSession(routes, path, sess);
 
 beforeEach(() => window.localStorage.setItem(STORAGE_KEYS.adminToken, 'tok'));
 afterEach(() => vi.unstubAllGlobals());
@@ -129,7 +108,7 @@ describe('group form', () => {
   };
 
   it('offers only the zones of the chosen action and drops the others when the action changes', async () => {
-    const { fetchMock } = mockAdminApi({
+    const { calls } = mockAdminApi({
       'GET action': actions,
       'GET zone': zones,
       'GET template': [
@@ -182,7 +161,7 @@ describe('group form', () => {
 
     await user.click(screen.getByRole('button', { name: t('basics.save') }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/groups/detail/7'));
-    expect(bodyOf(fetchMock, 'POST', 'groups')).toMatchObject({
+    expect(bodyOf(calls, 'POST', 'groups')).toMatchObject({
       name: 'Press',
       actionId: 2,
       zoneId: [21],

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../api/storage';
 import { jsonResponse, t } from '../../testing/render';
-import { mockAdminApi, renderWithSession, testSession } from '../action/test-utils';
+import { mockAdminApi, renderWithSession, testSession } from '../../testing/session';
 import { templateRoutes } from './routes';
 
 const text = (cs: string) => ({ cs, sk: '', en: '', de: '' });

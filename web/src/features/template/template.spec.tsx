@@ -1,12 +1,11 @@
 import { buildRights, type Session } from '@accredo/domain';
 import { screen, waitFor, within } from '@testing-library/react';
-import { Outlet } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../api/storage';
-import { AdminSessionProvider } from '../../app/admin-session';
-import { renderRoutes, t } from '../../testing/render';
+import { t } from '../../testing/render';
 import { templateRoutes } from './routes';
-import { mockAdminApi } from '../../testing/mock-api';
+import { bodyOf, mockAdminApi } from '../../testing/mock-api';
+import { renderWithSession } from '../../testing/session';
 
 const session: Session = {
   token: 'tok',
@@ -27,29 +26,7 @@ const mail = {
 };
 const badge = { id: 4, name: 'Badge A6', type: 1, pageSize: 'A6-L', htmlData: '<div>{{firstname}}</div>' };
 
-function setup(path: string) {
-  return renderRoutes(
-    [
-      {
-        path: '/',
-        element: (
-          <AdminSessionProvider session={session}>
-            <Outlet />
-          </AdminSessionProvider>
-        ),
-        children: templateRoutes,
-      },
-    ],
-    [path],
-  );
-}
-
-const bodyOf = (fetchMock: ReturnType<typeof mockAdminApi>['fetchMock'], method: string, path: string) => {
-  const call = fetchMock.mock.calls.find(
-    ([url, init]) => url === `/api/admin/v1/${path}` && (init as RequestInit | undefined)?.method === method,
-  );
-  return call ? JSON.parse((call[1] as RequestInit).body as string) : undefined;
-};
+const setup = (path: string) => renderWithSession(templateRoutes, path, session);
 
 beforeEach(() => window.localStorage.setItem(STORAGE_KEYS.adminToken, 'tok'));
 afterEach(() => vi.unstubAllGlobals());
@@ -90,7 +67,7 @@ describe('template list', () => {
 
 describe('mail template form', () => {
   it('loads and saves every field, with the copy addresses list', async () => {
-    const { fetchMock } = mockAdminApi({
+    const { calls } = mockAdminApi({
       'GET mail-template/3': mail,
       'PUT mail-template/3': { ...mail, mailCopy: ['office@example.com', 'press@example.com'] },
     });
@@ -103,13 +80,13 @@ describe('mail template form', () => {
     await user.type(second, 'not-an-email');
     await user.click(screen.getByRole('button', { name: t('basics.save') }));
     expect(await screen.findByText(t('basics.emailNotValid'))).toBeInTheDocument();
-    expect(bodyOf(fetchMock, 'PUT', 'mail-template/3')).toBeUndefined();
+    expect(bodyOf(calls, 'PUT', 'mail-template/3')).toBeUndefined();
 
     await user.clear(second);
     await user.type(second, 'press@example.com');
     await user.click(screen.getByRole('button', { name: t('basics.save') }));
     await waitFor(() =>
-      expect(bodyOf(fetchMock, 'PUT', 'mail-template/3')).toEqual({
+      expect(bodyOf(calls, 'PUT', 'mail-template/3')).toEqual({
         name: 'Welcome',
         type: 1,
         subjectFrom: 'Welcome to the festival',
@@ -122,18 +99,18 @@ describe('mail template form', () => {
   });
 
   it('requires the subject', async () => {
-    const { fetchMock } = mockAdminApi({ 'GET mail-template/default': { html: '<p>x</p>' } });
+    const { calls } = mockAdminApi({ 'GET mail-template/default': { html: '<p>x</p>' } });
     const { user } = setup('/mail-template/create');
     await user.type(await screen.findByRole('textbox', { name: new RegExp(t('basics.name')) }), 'New');
     await user.click(screen.getByRole('button', { name: t('basics.save') }));
     expect(await screen.findByText(t('basics.requireField'))).toBeInTheDocument();
-    expect(fetchMock.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'POST')).toBe(false);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 });
 
 describe('accreditation template form', () => {
   it('saves name, page size and html', async () => {
-    const { fetchMock } = mockAdminApi({ 'GET template/4': badge, 'PUT template/4': { ...badge, pageSize: 'A4' } });
+    const { calls } = mockAdminApi({ 'GET template/4': badge, 'PUT template/4': { ...badge, pageSize: 'A4' } });
     const { user } = setup('/template/detail/4');
     await user.click(
       await screen.findByLabelText(t('template.pageSize'), { exact: false, selector: 'input:not([type="hidden"])' }),
@@ -143,7 +120,7 @@ describe('accreditation template form', () => {
     );
     await user.click(screen.getByRole('button', { name: t('basics.save') }));
     await waitFor(() =>
-      expect(bodyOf(fetchMock, 'PUT', 'template/4')).toEqual({
+      expect(bodyOf(calls, 'PUT', 'template/4')).toEqual({
         name: 'Badge A6',
         type: 1,
         pageSize: 'A4',

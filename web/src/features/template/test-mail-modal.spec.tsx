@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, t } from '../../testing/render';
-import { mockAdminApi, renderWithSession, testSession } from '../action/test-utils';
+import { mockAdminApi, renderWithSession, testSession } from '../../testing/session';
 import { templateRoutes } from './routes';
 
 const mail = {

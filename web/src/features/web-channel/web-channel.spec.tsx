@@ -3,8 +3,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, t } from '../../testing/render';
-import { mockAdminApi, renderWithSession, testSession } from '../action/test-utils';
+import { mockAdminApi, renderWithSession, testSession } from '../../testing/session';
 import { webChannelRoutes } from './routes';
+import { bodyOf } from '../../testing/mock-api';
 
 const text = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 const empty = text('');
@@ -103,9 +104,6 @@ const common = {
 };
 
 const saveButton = () => screen.getByRole('button', { name: t('basics.save') });
-const bodyOf = (calls: { method: string; path: string; body: unknown }[], method: string, path: string) =>
-  calls.find((c) => c.method === method && c.path === path)?.body as Record<string, unknown> | undefined;
-
 afterEach(() => {
   vi.unstubAllGlobals();
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActionDto } from '../../../api/action';
 import type { AccreditationDto } from '../../../api/accreditation';
 import { jsonResponse, t } from '../../../testing/render';
-import { mockAdminApi, renderWithSession } from '../../action/test-utils';
+import { mockAdminApi, renderWithSession } from '../../../testing/session';
 import {
   accreditationFormValues,
   accreditationPayload,

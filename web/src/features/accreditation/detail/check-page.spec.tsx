@@ -3,7 +3,7 @@ import { Outlet, type RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CAMERA_STORAGE } from '../../../components/camera';
 import { jsonResponse, t } from '../../../testing/render';
-import { mockAdminApi, renderWithSession } from '../../action/test-utils';
+import { mockAdminApi, renderWithSession } from '../../../testing/session';
 import { SCAN_DELAY_MS } from './camera-scanner';
 import { accreditationCheckRoutes } from './routes';
 

@@ -8,7 +8,7 @@ import { filenameFromDisposition, importFileError } from '../../../api/accredita
 import { STORAGE_KEYS } from '../../../api/storage';
 import { i18n } from '../../../app/i18n';
 import { t } from '../../../testing/render';
-import { mockAdminApi, renderWithSession } from '../../action/test-utils';
+import { mockAdminApi, renderWithSession } from '../../../testing/session';
 import { accreditationImportRoute } from './routes';
 
 const text = (value: string) => ({ cs: value, sk: '', en: '', de: '' });

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BATCH_MAX_BYTES, imageBatches } from '../../../api/image-import';
 import { t } from '../../../testing/render';
-import { mockAdminApi, renderWithSession } from '../../action/test-utils';
+import { mockAdminApi, renderWithSession } from '../../../testing/session';
 import { ImageImportPanel } from './image-import-panel';
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52];

@@ -2,34 +2,21 @@ import { buildRights, type Session } from '@accredo/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AccreditationRow, ActionField } from '../../../api/accreditation-list';
+import type { ActionField } from '../../../api/accreditation-list';
 import { STORAGE_KEYS } from '../../../api/storage';
 import { jsonResponse, t } from '../../../testing/render';
-import { renderWithSession, testSession } from '../../action/test-utils';
+import { renderWithSession, testSession } from '../../../testing/session';
 import { accreditationListRoute } from './routes';
 import { mockAdminApi } from '../../../testing/mock-api';
+import { accreditationRow } from '../../../testing/fixtures';
 
 const text = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
-const row = (id: number): AccreditationRow => ({
-  id,
-  customId: id,
-  actionId: 7,
-  firstname: `First${id}`,
-  lastname: `Last${id}`,
-  email: `p${id}@example.com`,
-  bc: `bc${id}`,
-  groups: id === 1 ? [{ id: 3, name: 'VIP' }] : [],
-  zones: [],
-  days: [],
-  customField: [],
-  image: id === 1 ? { id: 50, path: '/files/demo/50.png' } : null,
-  printCount: id === 1 ? 2 : 0,
-  credit: null,
-  isUnlimited: false,
-  dateCreate: '2026-01-01T10:00:00.000Z',
-  source: 'admin',
-});
+const row = (id: number) =>
+  accreditationRow(
+    id,
+    id === 1 ? { groups: [{ id: 3, name: 'VIP' }], image: { id: 50, path: '/files/demo/50.png' }, printCount: 2 } : {},
+  );
 
 const fields: ActionField[] = [
   { id: 4, name: 'Vegan', label: text('Vegan'), customFieldType: 7, options: [] },

@@ -2,32 +2,14 @@ import { buildRights, type Session } from '@accredo/domain';
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AccreditationRow } from '../../../api/accreditation-list';
 import { jsonResponse, t } from '../../../testing/render';
-import { mockAdminApi, renderWithSession, testSession } from '../../action/test-utils';
+import { mockAdminApi, renderWithSession, testSession } from '../../../testing/session';
 import { accreditationListRoute } from './routes';
+import { accreditationRow } from '../../../testing/fixtures';
 
 const text = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
-const row = (id: number): AccreditationRow => ({
-  id,
-  customId: id,
-  actionId: 7,
-  firstname: `First${id}`,
-  lastname: `Last${id}`,
-  email: `p${id}@example.com`,
-  bc: `bc${id}`,
-  groups: [],
-  zones: [],
-  days: [],
-  customField: [],
-  image: null,
-  printCount: 0,
-  credit: null,
-  isUnlimited: false,
-  dateCreate: '2026-01-01T10:00:00.000Z',
-  source: 'admin',
-});
+const row = (id: number) => accreditationRow(id);
 
 const api = (extra: Record<string, unknown> = {}) =>
   mockAdminApi({

@@ -1,9 +1,9 @@
 import { buildRights, type Session } from '@accredo/domain';
 import { Outlet, type RouteObject } from 'react-router';
-import { AdminSessionProvider } from '../../app/admin-session';
-import { renderRoutes } from '../../testing/render';
+import { AdminSessionProvider } from '../app/admin-session';
+import { renderRoutes } from './render';
 
-/** Test helpers of the action and user-field screens (not part of the app bundle). */
+/** A signed-in admin session for component tests (not part of the app bundle). */
 export const testSession = (patch: Partial<Session['subject']> = {}): Session => ({
   token: 'tok',
   rights: buildRights(false),
@@ -20,7 +20,7 @@ export const testSession = (patch: Partial<Session['subject']> = {}): Session =>
   },
 });
 
-export { type ApiCall, mockAdminApi } from '../../testing/mock-api';
+export { type ApiCall, mockAdminApi } from './mock-api';
 
 /** Renders `routes` under `/` with a signed-in session; `/` itself shows 'Home page'. */
 export function renderWithSession(routes: RouteObject[], path: string, session: Session = testSession()) {
