@@ -1,21 +1,12 @@
 import { PHOTO_MAX_BYTES } from '@accredo/domain';
 import { AspectRatio, Button, Group, Image, Loader, Modal, Stack, Text } from '@mantine/core';
 import { IconCamera } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dataUrlBytes } from '../features/gallery/gallery-constants';
 import { CameraError, CameraPicker } from './camera-controls';
-import {
-  CAMERA_STORAGE,
-  type CameraOption,
-  cameraErrorKey,
-  cameraSupported,
-  listCameras,
-  openCamera,
-  readCamera,
-  rememberCamera,
-  stopStream,
-} from './camera';
+import { CAMERA_STORAGE } from './camera';
+import { useCamera } from './use-camera';
 
 export interface WebcamCaptureProps {
   opened: boolean;
@@ -56,7 +47,8 @@ export function frameToPng(video: HTMLVideoElement, maxBytes = PHOTO_MAX_BYTES):
   return null;
 }
 
-type Status = { kind: 'starting' } | { kind: 'live' } | { kind: 'error'; key: string };
+/** Spec §4: a photo, so the camera is asked for a good picture. */
+const PHOTO_CONSTRAINTS: MediaTrackConstraints = { width: { ideal: 1280 }, height: { ideal: 720 } };
 
 /**
  * Takes a photo with a webcam (spec §4 Logo or photo: the third source next to an upload and the
@@ -86,51 +78,24 @@ function WebcamBody({
 }) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
-  const [cameraId, setCameraId] = useState<string | null>(() => readCamera(storageKey));
-  const [activeId, setActiveId] = useState<string | null>(null);
-  const [cameras, setCameras] = useState<CameraOption[]>([]);
-  const [status, setStatus] = useState<Status>({ kind: 'starting' });
   const [ready, setReady] = useState(false);
   const [shot, setShot] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` restarts the camera on "try again"
-  useEffect(() => {
-    if (!cameraSupported()) {
-      setStatus({ kind: 'error', key: 'webcam.unsupported' });
-      return;
-    }
-    let cancelled = false;
-    let stream: MediaStream | null = null;
-    setStatus({ kind: 'starting' });
-    setReady(false);
-    openCamera(cameraId, { width: { ideal: 1280 }, height: { ideal: 720 } })
-      .then(async (opened) => {
-        if (cancelled) {
-          stopStream(opened);
-          return;
-        }
-        stream = opened;
-        const video = videoRef.current;
-        if (video) {
-          video.srcObject = opened;
-          const playing = video.play?.();
-          if (playing && typeof playing.catch === 'function') playing.catch(() => {});
-        }
-        setStatus({ kind: 'live' });
-        setActiveId(opened.getVideoTracks?.()[0]?.getSettings?.().deviceId ?? cameraId);
-        const list = await listCameras((n) => t('webcam.cameraN', { n })).catch(() => []);
-        if (!cancelled) setCameras(list);
-      })
-      .catch((error: unknown) => {
-        if (!cancelled) setStatus({ kind: 'error', key: cameraErrorKey(error) });
-      });
-    return () => {
-      cancelled = true;
-      stopStream(stream);
-      if (videoRef.current) videoRef.current.srcObject = null;
-    };
-  }, [cameraId, attempt]);
+  const camera = useCamera(
+    storageKey,
+    (stream) => {
+      setReady(false);
+      const video = videoRef.current;
+      if (!video) return undefined;
+      video.srcObject = stream;
+      const playing = video.play?.();
+      if (playing && typeof playing.catch === 'function') playing.catch(() => {});
+      return () => {
+        video.srcObject = null;
+      };
+    },
+    PHOTO_CONSTRAINTS,
+  );
+  const { status, cameras, activeId } = camera;
 
   const markReady = () => {
     const video = videoRef.current;
@@ -142,17 +107,14 @@ function WebcamBody({
     if (!video) return;
     const url = frameToPng(video);
     if (!url) {
-      setStatus({ kind: 'error', key: 'webcam.captureError' });
+      camera.fail('webcam.captureError');
       return;
     }
     setShot(url);
   };
 
   const choose = (value: string | null) => {
-    if (!value || value === activeId) return;
-    rememberCamera(storageKey, value);
-    setShot(null);
-    setCameraId(value);
+    if (camera.choose(value)) setShot(null);
   };
 
   const error = status.kind === 'error' ? status.key : null;
@@ -160,7 +122,7 @@ function WebcamBody({
   return (
     <Stack gap="sm">
       <CameraPicker cameras={cameras} activeId={activeId} onChange={choose} disabled={status.kind === 'starting'} />
-      <CameraError error={error} onRetry={() => setAttempt((n) => n + 1)} />
+      <CameraError error={error} onRetry={camera.retry} />
       <AspectRatio ratio={4 / 3} display={error ? 'none' : undefined}>
         <div style={{ position: 'relative', background: 'var(--mantine-color-dark-7)', borderRadius: 4 }}>
           <video
