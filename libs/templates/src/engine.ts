@@ -398,6 +398,11 @@ const SAFE_URL = /^(https?:\/\/|\/(?!\/)|data:image\/(png|jpe?g|gif|webp|svg\+xm
 export interface RenderOptions {
   /** the symbology of `bc`: QR by default */
   barcodeType?: BarcodeType;
+  /**
+   * the markup `{{bc}}` stands for instead of the drawn code (a mail places its code as an inline
+   * image drawn when it is sent, so nothing is drawn while the mails are queued)
+   */
+  barcodeHtml?: (bc: string) => string;
 }
 
 /**
@@ -411,7 +416,11 @@ function renderContext(params: TemplateParams, options: RenderOptions): Record<s
     enumerable: true,
     get() {
       if (!params.bc) return '';
-      barcode ??= new Handlebars.SafeString(barcodeSvg(String(params.bc), options.barcodeType ?? 'qrcode'));
+      barcode ??= new Handlebars.SafeString(
+        options.barcodeHtml
+          ? options.barcodeHtml(String(params.bc))
+          : barcodeSvg(String(params.bc), options.barcodeType ?? 'qrcode'),
+      );
       return barcode;
     },
   });

@@ -88,8 +88,8 @@ export class AccreditationMailService {
       });
       const contexts = await this.contexts.forAccreditations(input.subjectId, withEmail);
       for (const [n, row] of withEmail.entries()) {
-        // Drawing a code takes a few ms: let other requests of this instance in between.
-        if (n % 25 === 24) await new Promise((resolve) => setImmediate(resolve));
+        // Thousands of mails: let other requests of this instance in between.
+        if (n % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
         let rendered: RenderedMail;
         try {
           rendered = renderer.render(contexts.get(row.id) ?? {});
@@ -110,7 +110,7 @@ export class AccreditationMailService {
           accreditationId: row.id,
           actionId: row.actionId,
           cc: template.mailCopy,
-          attachCode: template.withAccreditation ? row.bc : null,
+          attachCode: rendered.attachCode,
         });
       }
     }
@@ -145,7 +145,7 @@ export class AccreditationMailService {
       mailTemplateId: template.id,
       note: translate(input.language, 'mail.test.note'),
       cc: [],
-      attachCode: template.withAccreditation ? String(context.bc ?? '') || null : null,
+      attachCode: rendered.attachCode,
     });
     return { queued: 1, email: input.email };
   }

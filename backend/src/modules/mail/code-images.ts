@@ -2,7 +2,7 @@ import bwipjs from 'bwip-js/node';
 import { CODE_CID } from './mail-render.js';
 
 /**
- * The person's code as the inline image of a mail with the accreditation (withAccreditation):
+ * The person's code as the inline image of a mail (`{{bc}}` in its body, or withAccreditation):
  * the QR code of the engine's `{{bc}}` (same library and symbology, with the same white quiet zone),
  * drawn as PNG because mail clients do not show SVG. Drawn at send time from the code on the
  * queue row, so the queue stores no images.

@@ -62,7 +62,7 @@ export class MailQueueEntity {
   @Column({ type: 'varchar', length: 1000, nullable: true })
   cc: string | null;
 
-  /** the code whose barcode and QR the mail carries as inline images (withAccreditation) */
+  /** the code the mail shows as its inline QR image (drawn when sent): `{{bc}}` in the body, or withAccreditation */
   @Column({ type: 'varchar', length: 64, nullable: true })
   attachCode: string | null;
 

@@ -19,16 +19,18 @@ import { ImageEntity } from '../image/image.entity.js';
 import type { MailTemplateEntity } from '../template/template.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 
-/** The engine's `{{bc}}` image in rendered HTML (barcodeSvg: one svg element of class "bc"). */
-const ENGINE_CODE = /<svg class="bc bc-[a-z0-9]+"[\s\S]*?<\/svg>/g;
+/** What `{{bc}}` renders to in a mail before it is replaced (a comment no value can produce: values are escaped). */
+const CODE_MARK = '<!--accredo:code-->';
 
-/** The Content-ID of the person's code image in a mail with the accreditation (withAccreditation). */
+/** The Content-ID of the person's code image in a mail. */
 export const CODE_CID = 'accreditation-code@accredo';
 
 export interface RenderedMail {
   subject: string;
   html: string;
   text: string;
+  /** the code the worker draws as the inline image `cid:` CODE_CID, when the mail shows it */
+  attachCode: string | null;
 }
 
 const ENTITIES: Record<string, string> = {
@@ -66,10 +68,11 @@ export function htmlToText(html: string): string {
 /**
  * A mail template made ready to fill in for many people (spec §3 Mail template): the body (`html`)
  * and the subject line (`subjectFrom`) go through the one engine of libs/templates, so every value
- * is HTML-escaped and `{{bc}}` is the engine's code image. In a mail with the accreditation
- * (withAccreditation) the code travels as an inline PNG image: `{{bc}}` shows it, and a body that
- * does not place it gets it at the end. Without it, `{{bc}}` stays the engine's inline SVG. The
- * subject line and the plain-text alternative carry the code as text.
+ * is HTML-escaped. `{{bc}}` in the body is the person's code as an inline PNG image (mail clients
+ * do not show SVG), drawn by the mail worker when the mail is sent (`attachCode`), so queueing
+ * thousands of mails draws nothing. In a mail with the accreditation (withAccreditation) the image
+ * is added at the end when the body does not place it. The subject line and the plain-text
+ * alternative carry the code as text.
  */
 export class MailRenderer {
   private readonly body: CompiledTemplate;
@@ -78,27 +81,32 @@ export class MailRenderer {
   /** Throws the engine's TemplateError when the template cannot be compiled. */
   constructor(
     template: Pick<MailTemplateEntity, 'html' | 'subjectFrom' | 'withAccreditation'>,
-    private readonly inlineCode = template.withAccreditation,
+    private readonly withAccreditation = template.withAccreditation,
   ) {
-    this.body = compileTemplate(template.html);
-    this.subject = compileTemplate(template.subjectFrom);
+    const options = { barcodeHtml: () => CODE_MARK };
+    this.body = compileTemplate(template.html, options);
+    this.subject = compileTemplate(template.subjectFrom, options);
   }
 
   /** Throws the engine's TemplateError when this person's values cannot be rendered. */
   render(params: TemplateParams): RenderedMail {
     const code = String(params.bc ?? '');
     const rendered = this.body(params);
-    const renderedSubject = this.subject(params);
-    const asText = (html: string) => html.replace(ENGINE_CODE, escapeHtml(code));
-    let html = rendered;
-    if (this.inlineCode && code) {
-      const img = `<img src="cid:${CODE_CID}" alt="${escapeHtml(code)}" width="200" height="200" style="display:block;width:200px;height:200px">`;
-      html = rendered.search(ENGINE_CODE) >= 0 ? rendered.replace(ENGINE_CODE, img) : `${rendered}\n<p>${img}</p>`;
-    }
-    const subject = decodeEntities(asText(renderedSubject).replace(/<[^>]+>/g, ''))
+    const placed = rendered.includes(CODE_MARK);
+    const withImage = Boolean(code) && (placed || this.withAccreditation);
+    const img = `<img src="cid:${CODE_CID}" alt="${escapeHtml(code)}" width="200" height="200" style="display:block;width:200px;height:200px">`;
+    let html = rendered.replaceAll(CODE_MARK, withImage ? img : '');
+    if (withImage && !placed) html = `${html}\n<p>${img}</p>`;
+    const asText = (markup: string) => markup.replaceAll(CODE_MARK, escapeHtml(code));
+    const subject = decodeEntities(asText(this.subject(params)).replace(/<[^>]+>/g, ''))
       .replace(/\s+/g, ' ')
       .trim();
-    return { subject, html, text: htmlToText(asText(rendered)) || code };
+    return {
+      subject,
+      html,
+      text: htmlToText(asText(rendered)) || code,
+      attachCode: withImage ? code : null,
+    };
   }
 }
 
