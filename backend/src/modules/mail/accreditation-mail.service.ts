@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { MailUserError } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
 import { Inject, Injectable } from '@nestjs/common';
@@ -27,6 +28,8 @@ export interface QueueTemplateMailResult {
 /** One mail of a person's history (spec §3 Accreditation: mailQueue and mail entries). */
 /** Accreditations read per query (ids in one IN list). */
 const READ_CHUNK = 500;
+/** Compiled mail templates kept per instance (the oldest goes first). */
+const COMPILED_MAX = 200;
 
 /**
  * Mails from a mail template to accreditations (spec §3 Mail template, §5 mass mail): each
@@ -45,13 +48,25 @@ export class AccreditationMailService {
     this.contexts = new MailContexts(ds, config.publicUrl);
   }
 
+  /** Compiled templates by content: a rush of registrations compiles its mail once. */
+  private readonly compiled = new Map<string, MailRenderer>();
+
   /** The template compiled once for every person; a broken template is a 400 TEMPLATE_SYNTAX_ERROR. */
   private renderer(template: MailTemplateEntity): MailRenderer {
+    const key = createHash('sha1')
+      .update(`${template.withAccreditation}\u0000${template.subjectFrom}\u0000${template.html}`)
+      .digest('base64');
+    const cached = this.compiled.get(key);
+    if (cached) return cached;
+    let renderer: MailRenderer;
     try {
-      return new MailRenderer(template);
+      renderer = new MailRenderer(template);
     } catch (error) {
       return templateFailure(error);
     }
+    if (this.compiled.size >= COMPILED_MAX) this.compiled.delete(this.compiled.keys().next().value as string);
+    this.compiled.set(key, renderer);
+    return renderer;
   }
 
   /** The mail template of this subject; another subject's or a missing one is a 404. */
