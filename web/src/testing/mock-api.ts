@@ -7,7 +7,7 @@ export interface ApiCall {
   body: unknown;
 }
 
-/** a route's answer: a value, or a function of the request body (any shape a test sends) */
+/** a route's answer: a value, or a function of the request body (any shape a test sends), maybe async */
 type Answer = unknown | ((body: any) => unknown);
 
 /**
@@ -25,7 +25,7 @@ export function mockAdminApi(routes: Record<string, Answer>) {
     const key = `${method} ${path}`;
     if (!(key in routes)) return jsonResponse({ error: { code: 'NOT_FOUND', message: key } }, 404);
     const route = routes[key];
-    const answer = typeof route === 'function' ? route(body) : route;
+    const answer = await (typeof route === 'function' ? route(body) : route);
     if (answer instanceof Response) return answer;
     if (answer && typeof answer === 'object' && 'paged' in answer) return jsonResponse(answer.paged);
     return jsonResponse({ data: answer });

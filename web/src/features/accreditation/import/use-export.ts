@@ -1,13 +1,20 @@
 import { useMutation } from '@tanstack/react-query';
 import { accreditationFilesApi, type DownloadedFile, saveBlob } from '../../../api/accreditation-files';
 import type { BulkTarget } from '../../../api/accreditation-list';
-import { notifyError } from '../../../app/notify';
+import { notifyError, notifyWorking } from '../../../app/notify';
 import { bulkErrorKey } from '../list/bulk-modals';
 
 /** A download of the list's selection or whole filter; nothing selected (and not all): 'choose users'. */
 function useSelectionDownload(call: (target: BulkTarget) => Promise<DownloadedFile>, errorKey: string) {
   const mutation = useMutation({
-    mutationFn: call,
+    mutationFn: async (target: BulkTarget) => {
+      const done = notifyWorking('accreditationImport.exporting');
+      try {
+        return await call(target);
+      } finally {
+        done();
+      }
+    },
     onSuccess: saveBlob,
     onError: (error) => notifyError(bulkErrorKey(error, errorKey)),
   });

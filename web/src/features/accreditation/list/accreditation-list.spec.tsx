@@ -336,4 +336,35 @@ describe('accreditation list', () => {
     expect(screen.queryByRole('menuitem', { name: t('accreditation.assignGroup') })).not.toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: t('accreditation.openFilter') })).not.toBeInTheDocument();
   });
+
+  it('says the export is being prepared while the server makes it, then offers the file', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:export'), revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const { bodies } = mockAdminApi({
+      ...base,
+      'POST user/all': pagedRows(3),
+      'POST user/export': async () => {
+        await gate;
+        return new Response('xlsx-bytes', {
+          status: 200,
+          headers: { 'content-disposition': 'attachment; filename="accreditations-7.xlsx"' },
+        });
+      },
+    });
+    const { user } = renderList();
+    await screen.findByText('p1@example.com');
+    await user.click(rowOf(1));
+    await openMenuItem(user, 'accreditationImport.menuExport');
+    expect(await screen.findByText(t('accreditationImport.exporting'))).toBeInTheDocument();
+    expect(click).not.toHaveBeenCalled();
+    release();
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    await waitFor(() => expect(screen.queryByText(t('accreditationImport.exporting'))).not.toBeInTheDocument());
+    expect(bodies('user/export')[0]).toMatchObject({ actionId: 7, userId: [1], all: false });
+    click.mockRestore();
+  });
 });
