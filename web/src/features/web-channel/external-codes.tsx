@@ -30,6 +30,7 @@ import { webChannelApi } from '../../api/web-channel';
 import { useAdminSession } from '../../app/admin-session';
 import { notifyError, notifySuccess } from '../../app/notify';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
+import { FormFields, useReadOnly } from '../../components/form';
 import type { ExternalCodeValues } from './form-values';
 import { enterApplies, RowDialog, RowIcon, RowText } from './row-dialog';
 import type { ChannelForm } from './web-channel-detail-page';
@@ -76,6 +77,8 @@ export function ExternalCodes({
 }) {
   const { t } = useTranslation();
   const session = useAdminSession();
+  // A user who may only look still sees the usage logs and may export (own right); nothing else.
+  const readOnly = useReadOnly();
   const { fields, append, update, remove } = useFieldArray({
     control: form.control,
     name: 'externalCode',
@@ -152,6 +155,7 @@ export function ExternalCodes({
               label={t('basics.edit')}
               name={c.code}
               icon={<IconPencil size={16} />}
+              disabled={readOnly}
               onClick={() => setEditing(c.index)}
             />
             <RowIcon
@@ -160,7 +164,7 @@ export function ExternalCodes({
               name={c.code}
               icon={<IconTrash size={16} />}
               color="red"
-              disabled={used}
+              disabled={used || readOnly}
               onClick={() => remove(c.index)}
             />
           </Group>
@@ -179,26 +183,28 @@ export function ExternalCodes({
 
   return (
     <Stack gap="sm">
-      <Controller
-        control={form.control}
-        name="numberUseExtCode"
-        render={({ field }) => (
-          <NumberInput
-            label={t('webChannel.numberUseExtCode')}
-            description={t('webChannel.numberUseExtCodeHint')}
-            required
-            min={0}
-            allowDecimal={false}
-            allowNegative={false}
-            maw={360}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            ref={field.ref}
-            error={fieldError('numberUseExtCode')}
-          />
-        )}
-      />
+      <FormFields>
+        <Controller
+          control={form.control}
+          name="numberUseExtCode"
+          render={({ field }) => (
+            <NumberInput
+              label={t('webChannel.numberUseExtCode')}
+              description={t('webChannel.numberUseExtCodeHint')}
+              required
+              min={0}
+              allowDecimal={false}
+              allowNegative={false}
+              maw={360}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              ref={field.ref}
+              error={fieldError('numberUseExtCode')}
+            />
+          )}
+        />
+      </FormFields>
       <Group justify="space-between" align="flex-end">
         <Text fw={500}>{t('webChannel.codes')}</Text>
         <Group gap="sm" align="flex-end">
@@ -209,7 +215,7 @@ export function ExternalCodes({
             accept=".csv,text/csv"
             leftSection={<IconFileImport size={16} />}
             value={null}
-            disabled={importCodes.isPending}
+            disabled={importCodes.isPending || readOnly}
             error={fileError ? t(fileError) : undefined}
             onChange={(file) => {
               const error = csvFileError(file);
@@ -228,7 +234,12 @@ export function ExternalCodes({
               {t('webChannel.exportCodes')}
             </Button>
           )}
-          <Button variant="default" leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+          <Button
+            variant="default"
+            leftSection={<IconPlus size={16} />}
+            disabled={readOnly}
+            onClick={() => setEditing('new')}
+          >
             {t('webChannel.addCode')}
           </Button>
         </Group>
@@ -272,7 +283,7 @@ export function ExternalCodes({
         columns={columns}
         rows={rows}
         getRowId={(c) => c._key}
-        onOpen={(c) => setEditing(c.index)}
+        onOpen={readOnly ? undefined : (c) => setEditing(c.index)}
         emptyText={t('webChannel.noCodes')}
       />
       <CodeModal

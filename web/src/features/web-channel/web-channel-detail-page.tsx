@@ -145,9 +145,7 @@ function WebChannelForm({ channel }: { channel?: WebChannel }) {
               </FormFields>
             </Tabs.Panel>
             <Tabs.Panel value="authorization">
-              <FormFields>
-                <AuthorizationTab {...tabProps} hasPassword={hasPassword} />
-              </FormFields>
+              <AuthorizationTab {...tabProps} hasPassword={hasPassword} />
             </Tabs.Panel>
           </Tabs>
         </Grid.Col>

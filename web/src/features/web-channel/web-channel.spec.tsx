@@ -376,6 +376,43 @@ describe('web channel detail', { timeout: 30_000 }, () => {
     ]);
   });
 
+  it('shows a channel read-only to a user who may look but not change; usage logs and export stay open', async () => {
+    const stored = channel({
+      withAuthorization: true,
+      authorizationType: 3,
+      byCode: true,
+      externalCode: [
+        {
+          id: 1,
+          code: 'USED1',
+          numberOfUse: 1,
+          used: 1,
+          log: [{ date: '2026-04-01T10:00:00.000Z', firstname: 'Jana', lastname: 'Nová', email: 'jana@example.com' }],
+        },
+      ],
+    });
+    mockAdminApi({ ...common, 'GET web-channel/9': stored });
+    const rights = buildRights(
+      ([page, action]) => !(page === 'webChannel' && (action === 'update' || action === 'create')),
+    );
+    const { user } = renderWithSession(webChannelRoutes, '/web-channel/detail/9', {
+      ...testSession(),
+      superuser: false,
+      rights,
+    });
+    expect(await screen.findByDisplayValue('Press')).toBeDisabled();
+    expect(screen.getByText(t('basics.readOnly'))).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: t('webChannel.tab.authorization') }));
+    const row = screen.getByRole('row', { name: /USED1/ });
+    expect(within(row).getByRole('button', { name: `${t('basics.edit')}: USED1` })).toBeDisabled();
+    expect(screen.getByRole('button', { name: t('webChannel.addCode') })).toBeDisabled();
+    expect(screen.getByRole('button', { name: t('webChannel.exportCodes') })).toBeEnabled();
+    await user.click(within(row).getByRole('button', { name: `${t('webChannel.usageLog')}: USED1` }));
+    expect(
+      within(await screen.findByRole('dialog')).getByRole('cell', { name: 'jana@example.com' }),
+    ).toBeInTheDocument();
+  });
+
   it('adds a code with the default uses and refuses a duplicate', async () => {
     const stored = channel({
       withAuthorization: true,
