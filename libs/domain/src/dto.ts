@@ -132,3 +132,9 @@ export interface AccreditationDto {
   source: string;
   dateCreate: string;
 }
+
+/** A row of the accreditation list (POST user/all, user/filter): the accreditation and its history. */
+export interface AccreditationRow extends AccreditationDto {
+  /** the 5 latest mails, prints and passages, newest first (row tooltips, spec §2) */
+  history?: AccreditationHistory;
+}

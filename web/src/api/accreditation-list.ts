@@ -1,33 +1,10 @@
-import type { AccreditationHistory, MultiText } from '@accredo/domain';
+import type { AccreditationHistory, AccreditationRow, MultiText } from '@accredo/domain';
 import { adminConfig } from './admin';
 import { type Method, request, requestPaged } from './client';
 
-export type { AccreditationHistory };
+export type { AccreditationHistory, AccreditationRow };
 
 const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
-
-/** One row of the accreditation list (spec §3 Accreditation) as POST user/all and user/filter answer it. */
-export interface AccreditationRow {
-  id: number;
-  customId: number;
-  actionId: number;
-  firstname: string;
-  lastname: string;
-  email: string;
-  bc: string;
-  groups: { id: number; name: string }[];
-  zones: { id: number; name: string }[];
-  days: string[];
-  customField: { id: number; value: unknown }[];
-  image: { id: number; path: string } | null;
-  printCount: number;
-  credit: number | null;
-  isUnlimited: boolean;
-  dateCreate: string;
-  source: 'admin' | 'web';
-  /** the 5 latest mails, prints and passages, newest first (row tooltips, spec §2) */
-  history?: AccreditationHistory;
-}
 
 /** A user field of the current action, offered by the filter panel. */
 export interface ActionField {

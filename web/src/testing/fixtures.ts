@@ -1,6 +1,6 @@
 import type { AccreditationRow } from '../api/accreditation-list';
 
-/** A row of the accreditation list as `user/all` answers it, for component tests. */
+/** An accreditation as `user/all` lists it (and, without history, as the detail calls answer it), for component tests. */
 export const accreditationRow = (id: number, patch: Partial<AccreditationRow> = {}): AccreditationRow => ({
   id,
   customId: id,
@@ -10,7 +10,9 @@ export const accreditationRow = (id: number, patch: Partial<AccreditationRow> = 
   email: `p${id}@example.com`,
   bc: `bc${id}`,
   groups: [],
+  groupIds: [],
   zones: [],
+  zoneIds: [],
   days: [],
   customField: [],
   image: null,

@@ -6,6 +6,7 @@ import { jsonResponse, t } from '../../../testing/render';
 import { mockAdminApi, renderWithSession } from '../../../testing/session';
 import { SCAN_DELAY_MS } from './camera-scanner';
 import { accreditationCheckRoutes } from './routes';
+import { accreditationRow } from '../../../testing/fixtures';
 
 /** A stand-in for @zxing/browser's reader: the test plays the codes it "reads". */
 const zxing = vi.hoisted(() => {
@@ -50,27 +51,14 @@ const routes: RouteObject[] = [
   },
 ];
 
-const found = {
-  id: 55,
+const found = accreditationRow(55, {
   customId: 3,
-  actionId: 7,
   firstname: 'Jana',
   lastname: 'Nováková',
   email: 'jana@example.com',
   bc: 'ABC123',
-  groups: [],
-  groupIds: [],
-  zones: [],
-  zoneIds: [],
-  days: [],
-  customField: [],
-  image: null,
-  printCount: 0,
-  credit: null,
-  isUnlimited: false,
   dateCreate: '2026-04-01T10:00:00.000Z',
-  source: 'admin',
-};
+});
 
 beforeEach(() => {
   zxing.options.length = 0;

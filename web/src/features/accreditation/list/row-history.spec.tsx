@@ -1,28 +1,17 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { EMPTY_FILTER } from '../../../api/accreditation-list';
+import { accreditationRow } from '../../../testing/fixtures';
 import { renderUi, t } from '../../../testing/render';
 import { FilterPanel, today } from './filter-panel';
 import { RowHistory } from './row-history';
 
-const row = {
-  id: 1,
-  customId: 1,
-  actionId: 1,
+const row = accreditationRow(1, {
   firstname: 'Ada',
   lastname: 'Lovelace',
   email: 'ada@example.com',
   bc: 'ABC',
-  groups: [],
-  zones: [],
-  days: [],
-  customField: [],
-  image: null,
   printCount: 1,
-  credit: null,
-  isUnlimited: false,
-  dateCreate: '2026-11-22T08:00:00.000Z',
-  source: 'admin' as const,
   history: {
     mail: [
       {
@@ -37,7 +26,7 @@ const row = {
     print: [{ date: '2026-11-22T10:00:00.000Z', adminUser: 'Eve' }],
     entrance: [{ date: '2026-11-22T11:00:00.000Z', type: 1, deviceId: 4 }],
   },
-};
+});
 
 describe('accreditation list: row history and entrance filter (spec §2)', () => {
   it('shows the latest mails, prints and passages on focus', async () => {
