@@ -1,4 +1,4 @@
-import { hasAnyRight, hasRight, type RightPair } from '@accredo/domain';
+import { hasAnyRight, hasRight, type RightPage, type RightPair } from '@accredo/domain';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAdminSession } from '../app/admin-session';
@@ -13,10 +13,7 @@ export function RequireRight({ rights, children }: { rights: RightPair[]; childr
 }
 
 /** Whether an existing record is for looking only: the user lacks the page's update right (spec §6). */
-export function useViewOnly(
-  page: 'action' | 'groups' | 'zone' | 'customField' | 'template' | 'mailTemplate' | 'webChannel' | 'adminUser',
-  existing: boolean,
-): boolean {
+export function useViewOnly(page: RightPage, existing: boolean): boolean {
   const session = useAdminSession();
   return existing && !hasRight(session, page, 'update');
 }

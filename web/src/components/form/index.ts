@@ -1,10 +1,10 @@
 export { applyFieldErrors } from './api-errors';
+export { BooleanField, type BooleanFieldProps } from './boolean-field';
 export { FormShell, type FormShellProps, type SaveResult } from './form-shell';
 export { FormFields, ReadOnlyProvider, useReadOnly } from './read-only';
 export { ErrorTab, useErrorTabs } from './error-tabs';
 export { SaveBar } from './save-bar';
 export { MultiSelectField, SelectField } from './select-field';
-export { SwitchField } from './switch-field';
 export { useFieldError } from './use-field-error';
 export { useSaveShortcut } from './use-save-shortcut';
 export { useUnsavedChangesGuard } from './use-unsaved-guard';

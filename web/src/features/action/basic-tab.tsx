@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { actionApi } from '../../api/action';
 import { CUSTOM_FIELD_LIST_KEY, customFieldApi } from '../../api/custom-field';
 import type { ActionTabProps } from './action-form-values';
-import { BooleanField, MultiTextFields } from './form-fields';
+import { BooleanField } from '../../components/form';
+import { MultiTextFields } from './form-fields';
 
 /** The user-field type's name, e.g. 'Text' for type 1. */
 export function useFieldTypeName() {

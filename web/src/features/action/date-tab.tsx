@@ -4,7 +4,8 @@ import { IconTrash } from '@tabler/icons-react';
 import { useFieldArray, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { type ActionTabProps, withDay } from './action-form-values';
-import { BooleanField, MultiTextFields } from './form-fields';
+import { BooleanField } from '../../components/form';
+import { MultiTextFields } from './form-fields';
 
 /** 'YYYY-MM-DD' as the day's label, e.g. '1. 5. 2026' in Czech. */
 export function formatDay(id: string, language: string): string {

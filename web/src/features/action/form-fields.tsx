@@ -1,12 +1,6 @@
 import { type Language, LANGUAGES } from '@accredo/domain';
-import { Checkbox, Paper, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
-import {
-  type Control,
-  type FieldPath,
-  type FieldValues,
-  type UseFormRegisterReturn,
-  useController,
-} from 'react-hook-form';
+import { Paper, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { type UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useAdminSession } from '../../app/admin-session';
 
@@ -61,50 +55,6 @@ export function MultiTextFields({
   });
   if (single) return inputs[0];
   return textarea ? <Stack gap="sm">{inputs}</Stack> : <SimpleGrid cols={{ base: 1, sm: 2 }}>{inputs}</SimpleGrid>;
-}
-
-interface BooleanFieldProps<T extends FieldValues, TOut> {
-  control: Control<T, unknown, TOut>;
-  name: FieldPath<T>;
-  label: string;
-  description?: string;
-  disabled?: boolean;
-  kind?: 'switch' | 'checkbox';
-  error?: string;
-  /** runs after the form value changed, e.g. to update dependent values */
-  onValueChange?: (checked: boolean) => void;
-}
-
-/** A switch or checkbox bound to a boolean form value. */
-export function BooleanField<T extends FieldValues, TOut>({
-  control,
-  name,
-  label,
-  description,
-  disabled,
-  kind = 'switch',
-  error,
-  onValueChange,
-}: BooleanFieldProps<T, TOut>) {
-  const { field } = useController({ control, name });
-  const Component = kind === 'switch' ? Switch : Checkbox;
-  return (
-    <Component
-      label={label}
-      description={description}
-      disabled={disabled}
-      checked={Boolean(field.value)}
-      error={error}
-      onChange={(event) => {
-        const checked = event.currentTarget.checked;
-        field.onChange(checked);
-        onValueChange?.(checked);
-      }}
-      onBlur={field.onBlur}
-      ref={field.ref}
-      name={field.name}
-    />
-  );
 }
 
 /** Elements and attributes an html preview never runs (scripts, frames, event handlers, js: links). */

@@ -5,10 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { actionApi } from '../../api/action';
 import { GalleryPickerModal } from '../../components/gallery-picker-modal';
 
-const _PAGE_SIZE = 8;
-/** Spec §9: the gallery search is debounced 600 ms. */
-const _SEARCH_DEBOUNCE_MS = 600;
-
 /** The preview logo (spec §2 Preview): an image chosen from the gallery, or none. */
 export function LogoPicker({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
   const { t } = useTranslation();

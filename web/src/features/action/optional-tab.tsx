@@ -3,7 +3,8 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useFieldArray } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { type ActionTabProps, emptyText } from './action-form-values';
-import { BooleanField, MultiTextFields } from './form-fields';
+import { BooleanField } from '../../components/form';
+import { MultiTextFields } from './form-fields';
 
 /** Optional tab (spec §2): checking attributes (a label, an optional link, required or not). */
 export function OptionalTab({ form, languages, fieldError }: ActionTabProps) {

@@ -3,7 +3,8 @@ import { Fieldset, Stack, TextInput } from '@mantine/core';
 import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { ActionTabProps } from './action-form-values';
-import { BooleanField, MultiTextFields } from './form-fields';
+import { BooleanField } from '../../components/form';
+import { MultiTextFields } from './form-fields';
 import { LogoPicker } from './logo-picker';
 
 type BlockName = 'credit' | 'custom' | 'meal' | 'parking';

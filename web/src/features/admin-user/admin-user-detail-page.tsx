@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { type AdminUserPayload, adminApi } from '../../api/admin';
 import { useAdminSession } from '../../app/admin-session';
 import { notifyError, notifySuccess } from '../../app/notify';
-import { FormShell, SwitchField, useFieldError } from '../../components/form';
+import { FormShell, BooleanField, useFieldError } from '../../components/form';
 import { PageHeader } from '../../components/page-header';
 import { WorkingButton } from '../../components/working-button';
 import { AccountFields, onUserExist } from './account-fields';
@@ -100,7 +100,7 @@ function AdminUserForm({ user }: { user?: AdminUser }) {
   const info = (
     <Stack gap="sm" maw={520}>
       <AccountFields form={form} isCreate={isCreate} />
-      <SwitchField control={form.control} name="active" label={t('basics.active')} />
+      <BooleanField control={form.control} name="active" label={t('basics.active')} />
       {canListActions && (
         <Controller
           control={form.control}

@@ -11,7 +11,7 @@ import { templateApi } from '../../api/template';
 import { zoneApi } from '../../api/zone';
 import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, SwitchField, useFieldError, MultiSelectField, SelectField } from '../../components/form';
+import { FormShell, BooleanField, useFieldError, MultiSelectField, SelectField } from '../../components/form';
 import { PageHeader } from '../../components/page-header';
 import { GROUPS_KEY } from './group-list-page';
 import { useActionSelectData } from './setup-shared';
@@ -214,10 +214,10 @@ function GroupForm({ group }: { group?: GroupDto }) {
               error={fieldError('zoneId')}
             />
             {extensions.includes(EXTENSION_MEAL) && (
-              <SwitchField control={form.control} name="assignDefaultMeal" label={t('groups.assignDefaultMeal')} />
+              <BooleanField control={form.control} name="assignDefaultMeal" label={t('groups.assignDefaultMeal')} />
             )}
             {extensions.includes(EXTENSION_PARKING) && (
-              <SwitchField
+              <BooleanField
                 control={form.control}
                 name="assignDefaultParking"
                 label={t('groups.assignDefaultParking')}

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { type ManageAdminUserPayload, manageApi } from '../../api/manage';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, SwitchField, useFieldError } from '../../components/form';
+import { FormShell, BooleanField, useFieldError } from '../../components/form';
 import { PageHeader } from '../../components/page-header';
 import { AccountFields, onUserExist } from '../admin-user/account-fields';
 import { RightsEditor } from '../admin-user/rights-editor';
@@ -89,7 +89,7 @@ function ManageAdminUserForm({ user }: { user?: AdminUser }) {
   };
 
   const switchField = (name: 'active' | 'superuser' | 'manageuser', label: string) => (
-    <SwitchField control={form.control} name={name} label={label} />
+    <BooleanField control={form.control} name={name} label={label} />
   );
 
   return (

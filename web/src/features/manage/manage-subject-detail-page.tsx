@@ -8,7 +8,7 @@ import { ApiError } from '../../api/client';
 import { type ManageSubjectPayload, manageApi } from '../../api/manage';
 import { i18n } from '../../app/i18n';
 import { notifyError, notifySuccess } from '../../app/notify';
-import { FormShell, SwitchField, useFieldError, SelectField } from '../../components/form';
+import { FormShell, BooleanField, useFieldError, SelectField } from '../../components/form';
 import { PageHeader } from '../../components/page-header';
 import { useTimeZones } from '../subject/subject-page';
 import { WebChannelList } from './web-channel-list';
@@ -120,7 +120,7 @@ function ManageSubjectForm({ subject }: { subject?: Subject }) {
           error={fieldError('timeZone')}
           empty={''}
         />
-        <SwitchField control={form.control} name="multiLanguage" label={t('subject.multiLanguage')} mt="xs" />
+        <BooleanField control={form.control} name="multiLanguage" label={t('subject.multiLanguage')} />
         <Controller
           control={form.control}
           name="extensions"

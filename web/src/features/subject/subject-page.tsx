@@ -1,4 +1,4 @@
-import { hasRight, type Subject, subjectUpdateSchema } from '@accredo/domain';
+import { type Subject, subjectUpdateSchema } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -6,13 +6,14 @@ import { useMemo } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../../api/admin';
-import { ADMIN_SESSION_KEY, useAdminSession } from '../../app/admin-session';
+import { ADMIN_SESSION_KEY } from '../../app/admin-session';
 import { applyLanguage } from '../../app/i18n';
 import { notifySuccess } from '../../app/notify';
-import { FormShell, SwitchField, useFieldError, SelectField } from '../../components/form';
+import { FormShell, BooleanField, useFieldError, SelectField } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
+import { useViewOnly } from '../../components/require-right';
 
 interface SubjectValues {
   name: string;
@@ -57,9 +58,8 @@ export function SubjectPage() {
 
 function SubjectForm({ subject }: { subject: Subject }) {
   const { t } = useTranslation();
-  const session = useAdminSession();
   const queryClient = useQueryClient();
-  const canEdit = hasRight(session, 'subject', 'update');
+  const viewOnly = useViewOnly('subject', true);
   const extensionNames = useExtensionNames();
   const form = useForm<SubjectValues, unknown, SubjectValues>({
     resolver: zodResolver(subjectUpdateSchema) as unknown as Resolver<SubjectValues, unknown, SubjectValues>,
@@ -79,35 +79,22 @@ function SubjectForm({ subject }: { subject: Subject }) {
   };
 
   return (
-    <FormShell form={form} onSave={save} saveErrorKey="subject.saveError">
+    <FormShell form={form} readOnly={viewOnly} onSave={save} saveErrorKey="subject.saveError">
       <PageHeader title={t('subject.title')} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl" maw={1000}>
         <Stack gap="sm">
-          <TextInput
-            label={t('subject.name')}
-            required
-            readOnly={!canEdit}
-            {...form.register('name')}
-            error={fieldError('name')}
-          />
+          <TextInput label={t('subject.name')} required {...form.register('name')} error={fieldError('name')} />
           <SelectField
             control={form.control}
             name="timeZone"
             label={t('subject.timeZone')}
             searchable
             allowDeselect={false}
-            readOnly={!canEdit}
             data={timeZones}
             error={fieldError('timeZone')}
             empty={''}
           />
-          <SwitchField
-            control={form.control}
-            name="multiLanguage"
-            label={t('subject.multiLanguage')}
-            disabled={!canEdit}
-            mt="xs"
-          />
+          <BooleanField control={form.control} name="multiLanguage" label={t('subject.multiLanguage')} />
         </Stack>
         <Stack gap="sm">
           <TextInput label={t('subject.key')} value={subject.key} readOnly variant="filled" />

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type MailTemplateDto, type MailTemplatePayload, mailTemplateApi } from '../../api/template';
 import { notifySuccess } from '../../app/notify';
-import { FormFields, FormShell, SwitchField, useFieldError } from '../../components/form';
+import { FormFields, FormShell, BooleanField, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
@@ -129,7 +129,7 @@ function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; s
             {...form.register('subjectFrom')}
             error={fieldError('subjectFrom')}
           />
-          <SwitchField
+          <BooleanField
             control={form.control}
             name="withAccreditation"
             label={t('mailTemplate.withAccreditation')}

@@ -8,10 +8,6 @@ import { GalleryPickerModal } from '../../../components/gallery-picker-modal';
 import { WebcamCapture } from '../../../components/webcam-capture';
 import { checkImageFile, IMAGE_ACCEPT, readAsDataUrl, readHead, sniffImage } from '../../gallery/gallery-constants';
 
-const _PAGE_SIZE = 8;
-/** Spec §9: the gallery search is debounced 600 ms. */
-const _SEARCH_DEBOUNCE_MS = 600;
-
 export interface PhotoValue {
   imageId: number | null;
   imageData: string | null;
