@@ -308,7 +308,8 @@ export class AccreditationService {
       };
     }
     for (const [i, [fieldId, wanted]] of Object.entries(filter.customField ?? {}).entries()) {
-      if (wanted === '' || wanted === null || !/^\d+$/.test(fieldId)) continue;
+      // field ids are digits (accreditationFilterSchema)
+      if (wanted === '' || wanted === null) continue;
       const exact = String(wanted) === '1' || String(wanted) === '-1';
       const v = `v${i}`;
       const condition = `${v}.fieldId = :f${i} AND ${v}.actionId = :actionId AND ${v}.value ${exact ? '= :' : 'LIKE :'}${v}${exact ? '' : " ESCAPE '!'"}`;
