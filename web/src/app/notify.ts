@@ -10,15 +10,16 @@ export function notifyError(key: string, params?: Record<string, unknown>): void
   notifications.show({ color: 'red', message: i18n.t(key, params) });
 }
 
-let working = 0;
-
 /**
  * A toast with a spinner while long work runs (an export of thousands of rows); the returned
  * function takes it away. Without it a click in a menu that closes would show nothing for seconds.
  */
 export function notifyWorking(key: string, params?: Record<string, unknown>): () => void {
-  working += 1;
-  const id = `working-${working}`;
-  notifications.show({ id, loading: true, autoClose: false, withCloseButton: false, message: i18n.t(key, params) });
+  const id = notifications.show({
+    loading: true,
+    autoClose: false,
+    withCloseButton: false,
+    message: i18n.t(key, params),
+  });
   return () => notifications.hide(id);
 }
