@@ -1,11 +1,13 @@
 import { MultiSelect, type MultiSelectProps, Select, type SelectProps } from '@mantine/core';
 import { type Control, Controller, type FieldValues, type Path } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 
 type Bound<TValues extends FieldValues, TOut> = { control: Control<TValues, unknown, TOut>; name: Path<TValues> };
 
 /**
  * A choice of a form as a Mantine select. `empty` is what a cleared select stores (null unless
- * the field needs a string); `onChange` replaces the plain store where a change does more.
+ * the field needs a string); `onChange` replaces the plain store where a change does more. A search
+ * that finds nothing says so (basics.noData) unless told otherwise.
  */
 export function SelectField<TValues extends FieldValues, TOut>({
   control,
@@ -17,12 +19,14 @@ export function SelectField<TValues extends FieldValues, TOut>({
   empty?: string | null;
   onChange?: (value: string | null) => void;
 } & Omit<SelectProps, 'value' | 'onChange' | 'onBlur' | 'name'>) {
+  const { t } = useTranslation();
   return (
     <Controller
       control={control}
       name={name}
       render={({ field }) => (
         <Select
+          nothingFoundMessage={t('basics.noData')}
           {...props}
           value={field.value ?? null}
           onChange={(value) => (onChange ? onChange(value) : field.onChange(value ?? empty))}
@@ -40,12 +44,14 @@ export function MultiSelectField<TValues extends FieldValues, TOut, V extends st
   name,
   ...props
 }: Bound<TValues, TOut> & Omit<MultiSelectProps<V>, 'value' | 'onChange' | 'onBlur' | 'name'>) {
+  const { t } = useTranslation();
   return (
     <Controller
       control={control}
       name={name}
       render={({ field }) => (
         <MultiSelect<V>
+          nothingFoundMessage={t('basics.noData')}
           {...props}
           value={field.value}
           onChange={field.onChange}

@@ -186,7 +186,6 @@ function GroupForm({ group }: { group?: GroupDto }) {
               data={templateData}
               clearable
               searchable
-              nothingFoundMessage={t('basics.noData')}
               error={fieldError('adminTemplateId')}
             />
             <SelectField
@@ -197,7 +196,6 @@ function GroupForm({ group }: { group?: GroupDto }) {
               data={actionData}
               clearable
               searchable
-              nothingFoundMessage={t('basics.noData')}
               onChange={changeAction}
               error={fieldError('actionId')}
             />

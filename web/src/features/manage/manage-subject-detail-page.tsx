@@ -8,9 +8,9 @@ import { ApiError } from '../../api/client';
 import { type ManageSubjectPayload, manageApi } from '../../api/manage';
 import { i18n } from '../../app/i18n';
 import { notifyError, notifySuccess } from '../../app/notify';
-import { FormShell, BooleanField, useFieldError, SelectField } from '../../components/form';
+import { FormShell, useFieldError } from '../../components/form';
 import { PageHeader } from '../../components/page-header';
-import { useTimeZones } from '../subject/subject-page';
+import { SubjectLanguageFields } from '../subject/subject-page';
 import { WebChannelList } from './web-channel-list';
 import { RecordPage } from '../../components/record-page';
 
@@ -66,7 +66,6 @@ function ManageSubjectForm({ subject }: { subject?: Subject }) {
     defaultValues: subjectValues(subject),
   });
   const fieldError = useFieldError(form.formState.errors);
-  const timeZones = useTimeZones(form.watch('timeZone'));
 
   const save = async (values: ManageSubjectPayload) => {
     void queryClient.invalidateQueries({ queryKey: ['manage', 'subject'], exact: true });
@@ -110,17 +109,7 @@ function ManageSubjectForm({ subject }: { subject?: Subject }) {
         />
       </Stack>
       <Stack gap="sm">
-        <SelectField
-          control={form.control}
-          name="timeZone"
-          label={t('subject.timeZone')}
-          searchable
-          allowDeselect={false}
-          data={timeZones}
-          error={fieldError('timeZone')}
-          empty={''}
-        />
-        <BooleanField control={form.control} name="multiLanguage" label={t('subject.multiLanguage')} />
+        <SubjectLanguageFields form={form} error={fieldError('timeZone')} />
         <Controller
           control={form.control}
           name="extensions"

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { type Resolver, useForm } from 'react-hook-form';
+import { type FieldValues, type Path, type Resolver, type UseFormReturn, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../../api/admin';
 import { ADMIN_SESSION_KEY } from '../../app/admin-session';
@@ -36,6 +36,37 @@ export function useTimeZones(current: string): string[] {
 }
 
 /** The read-only list of a subject's extensions (1 meal, 2 parking). */
+/** A subject's time zone and multi-language switch (the subject page and the operators' subject form). */
+export function SubjectLanguageFields<
+  TValues extends FieldValues & { timeZone: string; multiLanguage: boolean },
+  TOut,
+>({
+  form,
+  error,
+}: {
+  form: UseFormReturn<TValues, unknown, TOut>;
+  /** the time zone's error */
+  error?: string;
+}) {
+  const { t } = useTranslation();
+  const timeZones = useTimeZones(useWatch({ control: form.control, name: 'timeZone' as Path<TValues> }) as string);
+  return (
+    <>
+      <SelectField
+        control={form.control}
+        name={'timeZone' as Path<TValues>}
+        label={t('subject.timeZone')}
+        searchable
+        allowDeselect={false}
+        data={timeZones}
+        error={error}
+        empty={''}
+      />
+      <BooleanField control={form.control} name={'multiLanguage' as Path<TValues>} label={t('subject.multiLanguage')} />
+    </>
+  );
+}
+
 export function useExtensionNames() {
   const { t } = useTranslation();
   return (extensions: readonly number[]) =>
@@ -66,7 +97,6 @@ function SubjectForm({ subject }: { subject: Subject }) {
     defaultValues: subjectValues(subject),
   });
   const fieldError = useFieldError(form.formState.errors);
-  const timeZones = useTimeZones(form.watch('timeZone'));
 
   const save = async (values: SubjectValues) => {
     const saved = await adminApi.updateSubject(values);
@@ -84,17 +114,7 @@ function SubjectForm({ subject }: { subject: Subject }) {
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl" maw={1000}>
         <Stack gap="sm">
           <TextInput label={t('subject.name')} required {...form.register('name')} error={fieldError('name')} />
-          <SelectField
-            control={form.control}
-            name="timeZone"
-            label={t('subject.timeZone')}
-            searchable
-            allowDeselect={false}
-            data={timeZones}
-            error={fieldError('timeZone')}
-            empty={''}
-          />
-          <BooleanField control={form.control} name="multiLanguage" label={t('subject.multiLanguage')} />
+          <SubjectLanguageFields form={form} error={fieldError('timeZone')} />
         </Stack>
         <Stack gap="sm">
           <TextInput label={t('subject.key')} value={subject.key} readOnly variant="filled" />

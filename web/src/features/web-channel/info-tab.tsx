@@ -93,7 +93,6 @@ export function InfoTab({ form, fieldError, languages, channel }: ChannelTabProp
       data={data}
       searchable
       clearable
-      nothingFoundMessage={t('basics.noData')}
       error={fieldError(name)}
     />
   );
@@ -109,7 +108,6 @@ export function InfoTab({ form, fieldError, languages, channel }: ChannelTabProp
           required
           data={actionData}
           searchable
-          nothingFoundMessage={t('basics.noData')}
           onChange={changeAction}
           error={fieldError('actionId')}
         />
@@ -276,7 +274,6 @@ export function InfoTab({ form, fieldError, languages, channel }: ChannelTabProp
         data={mailData}
         clearable
         searchable
-        nothingFoundMessage={t('basics.noData')}
         error={fieldError('mailTemplateId')}
         maw={440}
       />

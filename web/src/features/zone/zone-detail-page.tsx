@@ -91,7 +91,6 @@ function ZoneForm({ zone }: { zone?: ZoneDto }) {
             data={actionData}
             clearable
             searchable
-            nothingFoundMessage={t('basics.noData')}
             error={fieldError('actionId')}
           />
         </Stack>
