@@ -34,7 +34,7 @@ export default defineConfig({
       {
         resolve: source,
         ssr: ssrSource,
-        test: { name: 'libs', include: ['libs/*/src/**/*.spec.ts'], environment: 'node' },
+        test: { name: 'libs', include: ['libs/*/src/**/*.spec.ts', 'scripts/**/*.spec.ts'], environment: 'node' },
       },
       backendProject('sqlite'),
       backendProject('mariadb'),
