@@ -2,7 +2,7 @@
 import { must, mtime, newest, tsc, vite } from './lib.mjs';
 
 const force = process.argv.includes('--force');
-const LIBS = ['libs/domain', 'libs/i18n', 'libs/templates'];
+const LIBS = ['libs/domain', 'libs/i18n', 'libs/templates', 'libs/access'];
 const libsSrc = newest(...LIBS.flatMap((lib) => [`${lib}/src`, `${lib}/package.json`]));
 const stale = (output, ...inputs) => force || mtime(output) < Math.max(libsSrc, newest(...inputs));
 

@@ -46,7 +46,7 @@ console.log('• lint and format (Biome)');
 await must(process.execPath, [path.join(root, 'node_modules/@biomejs/biome/bin/biome'), 'check', '.']);
 
 console.log('• types (tsc)');
-await must(process.execPath, [tsc, '-b', 'libs/domain', 'libs/i18n', 'libs/templates']);
+await must(process.execPath, [tsc, '-b', 'libs/domain', 'libs/i18n', 'libs/templates', 'libs/access']);
 await must(process.execPath, [tsc, '-p', 'backend/tsconfig.json', '--noEmit']);
 await must(process.execPath, [tsc, '-p', 'web/tsconfig.json', '--noEmit']);
 await must(process.execPath, [tsc, '-p', 'e2e/tsconfig.json', '--noEmit']);

@@ -1,0 +1,15 @@
+export { normalizeCode } from './code.js';
+export { decide } from './engine.js';
+export { reasonMessage } from './messages.js';
+export {
+  customRuleSchema,
+  type DeviceTemplateData,
+  deviceModeSchema,
+  deviceTemplateDataInputSchema,
+  deviceTemplateDataSchema,
+  globalRuleSchema,
+  normalizeTemplate,
+  ruleSchema,
+} from './schema.js';
+export { isDate, isTime, isTimeZone, localDateTime, localDay, localTime } from './time.js';
+export * from './types.js';
