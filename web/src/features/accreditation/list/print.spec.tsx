@@ -4,8 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, t } from '../../../testing/render';
 import { mockAdminApi, renderWithSession, testSession } from '../../../testing/session';
 import { accreditationListRoute } from './routes';
-import { PRINT_DELAY_MS } from './use-print';
+import { PRINT_FRAME_SANDBOX, PRINT_SCRIPT, printDocument } from './use-print';
 import { accreditationRow } from '../../../testing/fixtures';
+import { STORAGE_KEYS } from '../../../api/storage';
 
 const text = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
@@ -22,29 +23,8 @@ const base = {
 const badges =
   '<!DOCTYPE html><html><head><title>Badges</title></head><body><h1>First1</h1><svg class="bc"></svg></body></html>';
 
-/** A stand-in for the print window: records what is written and whether it printed. */
-function fakeWindow() {
-  let written = '';
-  const win = {
-    closed: false,
-    document: {
-      open: vi.fn(() => {
-        written = '';
-      }),
-      write: vi.fn((html: string) => {
-        written += html;
-      }),
-      close: vi.fn(),
-    },
-    focus: vi.fn(),
-    print: vi.fn(),
-    close: vi.fn(() => {
-      win.closed = true;
-    }),
-    written: () => written,
-  };
-  return win;
-}
+/** The print frame the list put into the page (the only iframe of the list). */
+const printFrame = () => document.querySelector<HTMLIFrameElement>('iframe[data-accredo-print]');
 
 function renderList(session: Session = testSession()) {
   return renderWithSession([{ path: 'accreditation', children: [accreditationListRoute] }], '/accreditation', session);
@@ -52,18 +32,19 @@ function renderList(session: Session = testSession()) {
 
 const rowOf = (id: number) => screen.getByRole('row', { name: new RegExp(`p${id}@example\\.com`) });
 
-let win: ReturnType<typeof fakeWindow>;
 let open: ReturnType<typeof vi.fn>;
 beforeEach(() => {
   window.localStorage.clear();
-  win = fakeWindow();
-  open = vi.fn(() => win);
+  open = vi.fn(() => null);
   vi.stubGlobal('open', open);
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  for (const frame of document.querySelectorAll('iframe')) frame.remove();
+});
 
 describe('printing badges from the list', () => {
-  it('prints the selection in a window that prints itself after 500 ms, and reloads the list', async () => {
+  it('prints the selection in a sandboxed frame that prints itself, and reloads the list', async () => {
     const { calls } = mockAdminApi({
       ...base,
       'POST user/print': jsonResponse({ data: badges, fileName: 'badges.html', error: [], printed: 1 }),
@@ -75,9 +56,14 @@ describe('printing badges from the list', () => {
     await user.click(screen.getByRole('button', { name: t('basics.options') }));
     await user.click(await screen.findByRole('menuitem', { name: t('templateEngine.print') }));
 
-    await waitFor(() => expect(win.written()).toContain('<h1>First1</h1>'));
-    expect(open).toHaveBeenCalledTimes(1);
-    expect(win.written()).toContain(`<head>\n<base href="${window.location.origin}/">`);
+    await waitFor(() => expect(printFrame()).not.toBeNull());
+    const frame = printFrame() as HTMLIFrameElement;
+    expect(open).not.toHaveBeenCalled(); // no window of this origin holds the badges
+    expect(frame.getAttribute('sandbox')).toBe(PRINT_FRAME_SANDBOX);
+    expect(frame.srcdoc).toContain('<h1>First1</h1>');
+    expect(frame.srcdoc).toContain(
+      `<head>\n<base href="${window.location.origin}/">\n<script src="${window.location.origin}${PRINT_SCRIPT}"></script>`,
+    );
     expect(calls.find((c) => c.path === 'user/print')?.body).toEqual({
       actionId: 7,
       userId: [1],
@@ -85,13 +71,18 @@ describe('printing badges from the list', () => {
       filterData: { text: null, groupId: null, zoneId: null, printed: null, customField: {} },
       type: 'html',
     });
-    expect(win.print).not.toHaveBeenCalled();
-    await waitFor(() => expect(win.print).toHaveBeenCalledTimes(1), { timeout: PRINT_DELAY_MS + 1000 });
+    // the frame's print trigger reports back; only a message from the frame itself counts
+    window.dispatchEvent(new MessageEvent('message', { data: { accredoPrint: 'done' }, source: window }));
+    expect(frame).not.toHaveAttribute('data-printed');
+    window.dispatchEvent(
+      new MessageEvent('message', { data: { accredoPrint: 'done' }, source: frame.contentWindow as Window }),
+    );
+    expect(frame).toHaveAttribute('data-printed', 'true');
     await waitFor(() => expect(calls.filter((c) => c.path === 'user/all').length).toBeGreaterThan(listCalls));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
-  it('lists the people left out in a modal; with nobody printable the window closes', async () => {
+  it('lists the people left out in a modal; with nobody printable there is no print frame', async () => {
     mockAdminApi({
       ...base,
       'POST user/print': jsonResponse({
@@ -124,8 +115,8 @@ describe('printing badges from the list', () => {
       ),
     ).toHaveTextContent('(First2 Last2)');
     expect(within(dialog).getByText(new RegExp(t('errors.PRINT_NO_TEMPLATE')))).toBeInTheDocument();
-    expect(win.close).toHaveBeenCalled();
-    expect(win.print).not.toHaveBeenCalled();
+    expect(printFrame()).toBeNull();
+    expect(open).not.toHaveBeenCalled();
     const closers = within(dialog).getAllByRole('button', { name: t('basics.close') });
     expect(closers).toHaveLength(2); // the corner X and the footer button
     await user.click(closers[1]);
@@ -149,11 +140,11 @@ describe('printing badges from the list', () => {
     // Ctrl+P prints instead of the browser's print
     const event = fireEvent.keyDown(document.body, { key: 'p', ctrlKey: true });
     expect(event).toBe(false); // default prevented
-    await waitFor(() => expect(win.written()).toContain('<h1>First1</h1>'));
+    await waitFor(() => expect(printFrame()?.srcdoc).toContain('<h1>First1</h1>'));
     expect(calls.find((c) => c.path === 'user/print')?.body).toMatchObject({ userId: [], all: true });
   });
 
-  it('shows a failure as a toast and closes the window', async () => {
+  it('shows a failure as a toast and prints nothing', async () => {
     mockAdminApi({
       ...base,
       'POST user/print': jsonResponse(
@@ -166,7 +157,7 @@ describe('printing badges from the list', () => {
     await user.click(screen.getByRole('checkbox', { name: t('accreditation.selectAll', { count: 3 }) }));
     fireEvent.keyDown(document.body, { key: 'P', metaKey: true });
     expect(await screen.findByText(t('errors.NOTHING_TO_PRINT'))).toBeInTheDocument();
-    expect(win.close).toHaveBeenCalled();
+    expect(printFrame()).toBeNull();
   });
 
   it('leaves Ctrl+P to the browser and hides the option without the print right', async () => {
@@ -188,6 +179,49 @@ describe('printing badges from the list', () => {
     await screen.findByRole('menuitem', { name: t('accreditation.openFilter') });
     expect(screen.queryByRole('menuitem', { name: t('templateEngine.print') })).not.toBeInTheDocument();
     expect(calls.some((c) => c.path === 'user/print')).toBe(false);
+    expect(printFrame()).toBeNull();
+  });
+
+  it('keeps script of a template out of this origin: only a sandboxed opaque-origin frame holds the badges', async () => {
+    window.localStorage.setItem(STORAGE_KEYS.adminToken, 'secret-admin-token');
+    const evil =
+      '<!DOCTYPE html><html><head><title>Badges</title></head><body><h1>First1</h1>' +
+      '<script>window.top.stolen = localStorage.getItem("' +
+      STORAGE_KEYS.adminToken +
+      '")</script><img src="x" onerror="window.top.stolen = 1"></body></html>';
+    mockAdminApi({
+      ...base,
+      'POST user/print': jsonResponse({ data: evil, fileName: 'badges.html', error: [], printed: 1 }),
+    });
+    const { user } = renderList();
+    await screen.findByText('p1@example.com');
+    await user.click(rowOf(1));
+    await user.click(screen.getByRole('button', { name: t('basics.options') }));
+    await user.click(await screen.findByRole('menuitem', { name: t('templateEngine.print') }));
+    await waitFor(() => expect(printFrame()).not.toBeNull());
+    const frame = printFrame() as HTMLIFrameElement;
+
+    const sandbox = (frame.getAttribute('sandbox') ?? '').split(/\s+/);
+    expect(sandbox).not.toContain('allow-same-origin'); // an opaque origin: no storage, no parent page
+    expect(sandbox).not.toContain('allow-top-navigation');
+    expect(sandbox).not.toContain('allow-popups');
+    expect(frame.srcdoc).toContain('localStorage.getItem');
+    // nothing of the template is markup of this page: the frame's srcdoc is its only copy
+    const page = document.documentElement.cloneNode(true) as HTMLElement;
+    for (const copy of page.querySelectorAll('iframe')) copy.removeAttribute('srcdoc');
+    expect(page.innerHTML).not.toContain('stolen');
+    expect([...document.scripts].some((script) => script.textContent?.includes('stolen'))).toBe(false);
     expect(open).not.toHaveBeenCalled();
+    expect((window as unknown as { stolen?: unknown }).stolen).toBeUndefined();
+  });
+
+  it('places the base and the print trigger into any head, or wraps a fragment in a document', () => {
+    const origin = window.location.origin;
+    expect(printDocument('<html><head lang="en"><title>x</title></head><body>b</body></html>')).toContain(
+      `<head lang="en">\n<base href="${origin}/">`,
+    );
+    const wrapped = printDocument('<p>badge</p>');
+    expect(wrapped).toMatch(/^<!DOCTYPE html><html><head><base href="[^"]+\/">/);
+    expect(wrapped).toContain(`<script src="${origin}${PRINT_SCRIPT}"></script></head><body><p>badge</p></body>`);
   });
 });

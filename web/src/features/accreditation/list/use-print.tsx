@@ -9,37 +9,57 @@ import { i18n } from '../../../app/i18n';
 import { notifyError } from '../../../app/notify';
 import { bulkErrorKey } from './bulk-modals';
 
-/** Spec §9: the print window prints itself after 500 ms (its images and fonts have loaded by then). */
+/** Spec §9: the badges print themselves after 500 ms (their images and fonts have loaded by then). */
 export const PRINT_DELAY_MS = 500;
+
+/**
+ * The print frame may run the print trigger and open the print dialog, nothing else: without
+ * allow-same-origin its document has an opaque origin, so script in a template or a group's html
+ * (admin-written, printed as written) can neither read the admin token nor reach this page.
+ */
+export const PRINT_FRAME_SANDBOX = 'allow-scripts allow-modals';
+/** web/public/print-frame.js: prints the frame's document after PRINT_DELAY_MS (served from this origin). */
+export const PRINT_SCRIPT = '/print-frame.js';
 
 function escapeText(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 }
 
-/** Writes the badges into the print window, with this site as the base of the photos' paths, and prints. */
-export function writePrintWindow(win: Window, html: string): void {
-  const base = `<base href="${escapeText(window.location.origin)}/">`;
-  const document = /<head>/i.test(html) ? html.replace(/<head>/i, `<head>\n${base}`) : `${base}${html}`;
-  win.document.open();
-  win.document.write(document);
-  win.document.close();
-  window.setTimeout(() => {
-    if (win.closed) return;
-    win.focus();
-    win.print();
-  }, PRINT_DELAY_MS);
+/** The badges with this site as the base of the photos' paths and the print trigger in the head. */
+export function printDocument(html: string): string {
+  const origin = escapeText(window.location.origin);
+  const head = `<base href="${origin}/">\n<script src="${origin}${PRINT_SCRIPT}"></script>`;
+  return /<head(\s[^>]*)?>/i.test(html)
+    ? html.replace(/<head(\s[^>]*)?>/i, (tag) => `${tag}\n${head}`)
+    : `<!DOCTYPE html><html><head>${head}</head><body>${html}</body></html>`;
 }
 
-/** The window opened at once on the click (a popup opened later, after the call, would be blocked). */
-function openPrintWindow(): Window | null {
-  const win = window.open('', '_blank');
-  if (win) {
-    const title = escapeText(i18n.t('templateEngine.printWindowTitle'));
-    win.document.write(
-      `<!DOCTYPE html><title>${title}</title><p style="font-family:sans-serif">${escapeText(i18n.t('templateEngine.printing'))}</p>`,
-    );
-  }
-  return win;
+/**
+ * Puts the badges into a hidden, sandboxed frame of this page, which prints itself; a previous
+ * print frame goes. The frame is never in this page's origin (see PRINT_FRAME_SANDBOX).
+ */
+export function showPrintFrame(html: string): HTMLIFrameElement {
+  removePrintFrames();
+  const frame = document.createElement('iframe');
+  frame.setAttribute('sandbox', PRINT_FRAME_SANDBOX);
+  frame.setAttribute('data-accredo-print', '');
+  frame.setAttribute('aria-hidden', 'true');
+  frame.tabIndex = -1;
+  frame.title = i18n.t('templateEngine.printWindowTitle');
+  frame.style.cssText = 'position:fixed;left:0;top:0;width:0;height:0;border:0;visibility:hidden';
+  frame.srcdoc = printDocument(html);
+  const onMessage = (event: MessageEvent) => {
+    if (event.source !== frame.contentWindow || event.data?.accredoPrint !== 'done') return;
+    frame.setAttribute('data-printed', 'true');
+    window.removeEventListener('message', onMessage);
+  };
+  window.addEventListener('message', onMessage);
+  document.body.append(frame);
+  return frame;
+}
+
+function removePrintFrames(): void {
+  for (const frame of document.querySelectorAll('iframe[data-accredo-print]')) frame.remove();
 }
 
 const errorKey = (code: string) => (ERRORS as Record<string, { key: string } | undefined>)[code]?.key ?? code;
@@ -83,7 +103,7 @@ export interface PrintBadges {
 
 /**
  * The list's Print option (spec §2 options: print; §7 user/print): the selection, or with select-all
- * the whole filter, printed as one HTML document in a new window that prints itself after 500 ms;
+ * the whole filter, printed as one HTML document in a sandboxed frame that prints itself after 500 ms;
  * the people left out are listed in a modal (spec §8: print errors appear in a modal). Ctrl/Cmd+P
  * on the list does the same instead of the browser's print, only for holders of the print right.
  */
@@ -97,21 +117,13 @@ export function usePrintBadges(target: BulkTarget, enabled: boolean, onPrinted: 
       notifyError('accreditation.chooseUsers');
       return;
     }
-    const win = openPrintWindow();
     mutation.mutate(selection, {
       onSuccess: (answer) => {
         if (answer.error.length) setFailures(answer);
-        if (answer.data) {
-          const target = win && !win.closed ? win : window.open('', '_blank');
-          if (target) writePrintWindow(target, answer.data);
-          else notifyError('templateEngine.popupBlocked');
-        } else win?.close();
+        if (answer.data) showPrintFrame(answer.data);
         if (answer.printed) onPrinted();
       },
-      onError: (error) => {
-        win?.close();
-        notifyError(bulkErrorKey(error, 'templateEngine.printError'));
-      },
+      onError: (error) => notifyError(bulkErrorKey(error, 'templateEngine.printError')),
     });
   };
 
@@ -129,6 +141,8 @@ export function usePrintBadges(target: BulkTarget, enabled: boolean, onPrinted: 
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [enabled]);
+  // The last print frame stays (a print dialog may still be open) until the next print or the list goes.
+  useEffect(() => removePrintFrames, []);
 
   return {
     run,
