@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanSchema, EMAIL_PATTERN, id, optionalId, REQUIRED, requiredString } from './common.js';
+import { booleanSchema, id, optionalId, REQUIRED, requiredEmail, requiredString } from './common.js';
 import { calendarDate } from './setup.js';
 
 /**
@@ -25,17 +25,51 @@ export const customFieldValueSchema = z.object({
   value: z.unknown(),
 });
 
-export const accreditationSchema = z.object({
-  actionId: id(),
-  firstname: requiredString(),
-  lastname: requiredString(),
-  email: z
+/**
+ * An accreditation's code (`bc`, the barcode / QR value). One rule for every way a code comes in
+ * (the import, later the device protocol) and is read back (check by code, image pairing by
+ * `{bc}.png`): 1–32 letters and digits, compared case-insensitively and stored upper-cased. The
+ * product's own codes are 16 of them. Nothing else: a code must survive a keyboard-wedge scanner
+ * on a cs/sk/de keyboard layout (where punctuation sits on other keys), a URL path
+ * (`/accreditation/check/{bc}`, the smartLink) and a file name without escaping, and it must fit
+ * the `bc` column (varchar 32).
+ */
+export const ACCREDITATION_CODE_MAX_LENGTH = 32;
+export const ACCREDITATION_CODE_PATTERN = /^[A-Za-z0-9]{1,32}$/;
+export const isAccreditationCode = (code: string): boolean => ACCREDITATION_CODE_PATTERN.test(code);
+export const accreditationCodeSchema = () =>
+  z
     .string({ error: REQUIRED })
     .trim()
-    .min(1, { error: REQUIRED })
-    .max(255, { error: 'basics.tooLong' })
-    .regex(EMAIL_PATTERN, { error: 'basics.emailNotValid' })
-    .transform((v) => v.toLowerCase()),
+    .min(1, { error: REQUIRED, abort: true })
+    .regex(ACCREDITATION_CODE_PATTERN, { error: 'accreditation.codeInvalid' })
+    .transform((v) => v.toUpperCase());
+
+/**
+ * The person of an accreditation: the one definition of these fields for every way in (the admin
+ * form and `POST/PUT user`, the online registration, each row of the import). Each bound is the
+ * column's (varchar 255), so no value the schema passes can be refused by the database.
+ */
+export const personShape = {
+  firstname: requiredString(),
+  lastname: requiredString(),
+  email: requiredEmail(),
+};
+
+/**
+ * One row of the import sheet: the person and an optional code (an empty cell: the server makes
+ * one). The import maps each issue to its row code (spec §8 Import).
+ */
+export const importRowSchema = z.object({
+  ...personShape,
+  bc: z
+    .preprocess((v) => (v === '' || v === null ? undefined : v), accreditationCodeSchema().optional())
+    .transform((v) => v ?? null),
+});
+
+export const accreditationSchema = z.object({
+  actionId: id(),
+  ...personShape,
   groupIds: z.array(z.coerce.number().int().positive()).max(50).default([]),
   zones: z.array(z.coerce.number().int().positive()).max(200).default([]),
   days: z.array(calendarDate()).max(366).default([]),
@@ -147,5 +181,10 @@ export const IMPORT_ROW_CODES = [
   'CUSTOM_FIELD_DOESNT_EXIST_ON_ROW_',
   'IMAGE_NAME_NOT_EXIST_ON_ROW_',
   'BC_EXIST_',
+  /** the fields of `importRowSchema` that are there but not valid (too long, not an e-mail, a bad code) */
+  'FIRSTNAME_INVALID_ON_ROW_',
+  'LASTNAME_INVALID_ON_ROW_',
+  'EMAIL_INVALID_ON_ROW_',
+  'BC_INVALID_ON_ROW_',
 ] as const;
 export type ImportRowCode = (typeof IMPORT_ROW_CODES)[number];

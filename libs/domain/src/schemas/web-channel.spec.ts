@@ -44,6 +44,24 @@ describe('web channel rules shared by the form and the server', () => {
     expect(channelPasswordMissing({ withAuthorization: true, authorizationType: 2, password: '' }, false)).toBe(false);
   });
 
+  it('a code channel needs numberUseExtCode: a cleared field is refused, not saved as 0 = unlimited (spec §5)', () => {
+    const code = { name: 'X', actionId: 1, withAuthorization: true, authorizationType: 3 };
+    for (const cleared of [null, '', '  ', undefined]) {
+      const r = webChannelSchema.safeParse({ ...code, numberUseExtCode: cleared });
+      expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+        ['numberUseExtCode', 'basics.requireField'],
+      ]);
+    }
+    expect(webChannelSchema.parse({ ...code, numberUseExtCode: 0 }).numberUseExtCode).toBe(0);
+    expect(webChannelSchema.parse({ ...code, numberUseExtCode: '0' }).numberUseExtCode).toBe(0);
+    expect(webChannelSchema.safeParse({ ...code, numberUseExtCode: -1 }).error?.issues[0].message).toBe(
+      'webChannelRules.positiveNumber',
+    );
+    // not required without authorization or for the other types: empty is stored as 0
+    for (const other of [{ withAuthorization: false }, { authorizationType: 1, password: 'secret' }])
+      expect(webChannelSchema.parse({ ...code, ...other, numberUseExtCode: null }).numberUseExtCode).toBe(0);
+  });
+
   it('asks for what the channel’s authorization needs (spec §5)', () => {
     const issues = (type: 1 | 2 | 3, body: object) =>
       (onlineLoginSchemaFor(type).safeParse({ channelKey: 'k', ...body }).error?.issues ?? []).map((i) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Language } from '../constants.js';
-import { booleanSchema, EMAIL_PATTERN, optionalId, REQUIRED, requiredString } from './common.js';
-import { customFieldValueSchema } from './accreditation.js';
+import { booleanSchema, optionalId, REQUIRED, requiredString } from './common.js';
+import { customFieldValueSchema, personShape } from './accreditation.js';
 import { calendarDate, dateTime, type MultiText, optionalMultiText } from './setup.js';
 
 /**
@@ -71,6 +71,15 @@ const nonNegativeInt = () =>
     .min(0, { error: 'webChannelRules.positiveNumber' })
     .max(1_000_000, { error: 'webChannelRules.positiveNumber' });
 
+/**
+ * A number the spec requires in some cases (numberUseExtCode for type 3): a cleared field (null,
+ * '' or blanks) stays empty (null) so that the required check sees it. Coercing first would turn
+ * it into 0, which means "unlimited". Only where the spec says "empty becomes 0" (entrances) may
+ * a plain coercion be used.
+ */
+const emptyAsNull = (v: unknown) => (v === null || (typeof v === 'string' && !v.trim()) ? null : v);
+const optionalNonNegativeInt = () => z.preprocess(emptyAsNull, z.union([z.null(), nonNegativeInt()])).optional();
+
 /** External codes are compared case-insensitively: trimmed and upper-cased everywhere. */
 export const normalizeCode = (code: string) => code.trim().toUpperCase();
 /** Channel user logins likewise: trimmed and lower-cased. */
@@ -138,7 +147,7 @@ export const webChannelSchema = z
     /** write-only; blank keeps the stored one */
     password: z.string().max(200, { error: 'basics.tooLong' }).nullish(),
     /** the uses a code gets when added without a count (CSV lines with a code only) */
-    numberUseExtCode: z.union([nonNegativeInt(), z.null(), z.literal('').transform(() => null)]).optional(),
+    numberUseExtCode: optionalNonNegativeInt(),
     /** the logo: a gallery image */
     imageId: optionalId(),
     users: z.array(webChannelUserSchema).max(5000).default([]),
@@ -438,15 +447,8 @@ export interface OnlineChannelData extends OnlineChannelInfo {
 
 /** Spec §3 Online registration payload; POST accreditation/{key}. */
 export const onlineRegistrationSchema = z.object({
-  firstname: requiredString(),
-  lastname: requiredString(),
-  email: z
-    .string({ error: REQUIRED })
-    .trim()
-    .min(1, { error: REQUIRED })
-    .max(255, { error: 'basics.tooLong' })
-    .regex(EMAIL_PATTERN, { error: 'basics.emailNotValid' })
-    .transform((v) => v.toLowerCase()),
+  /** the person: the same fields and bounds as the admin form and the import */
+  ...personShape,
   customField: z.array(customFieldValueSchema).max(200).default([]),
   days: z.array(calendarDate()).max(366).default([]),
   /** the chosen group (viewGroups): one id */

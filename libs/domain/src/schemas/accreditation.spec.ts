@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { accreditationCodeSchema, accreditationSchema, importRowSchema, isAccreditationCode } from './accreditation.js';
+import { onlineRegistrationSchema } from './web-channel.js';
+
+const keys = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
+  Object.fromEntries((r.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
+
+const person = { firstname: 'Ann', lastname: 'Lee', email: 'Ann@Example.com' };
+const long = 'x'.repeat(256);
+const longEmail = `${'a'.repeat(244)}@example.com`; // 256 characters
+
+describe('one schema for the person of an accreditation (issue 10 item 5)', () => {
+  it('a code is 1–32 letters and digits, read case-insensitively and kept upper-cased', () => {
+    // what the product makes (16 of a 32-letter alphabet) and what the import and tests have used
+    for (const good of ['A', 'MYCODE0001', 'abcdefghjkmnpqrstuvwxyz234567ABC', 'S12X0000001'])
+      expect(accreditationCodeSchema().parse(good)).toBe(good.toUpperCase());
+    expect(accreditationCodeSchema().parse('  ab12  ')).toBe('AB12');
+    for (const bad of ['A B', 'AB<1', 'AB/1', 'AB😀', 'ÁBC', 'AB-1', 'AB.1', 'x'.repeat(33), '../x']) {
+      expect(isAccreditationCode(bad)).toBe(false);
+      expect(keys(accreditationCodeSchema().safeParse(bad))).toEqual({ '': 'accreditation.codeInvalid' });
+    }
+    expect(keys(accreditationCodeSchema().safeParse(''))).toEqual({ '': 'basics.requireField' });
+    expect(isAccreditationCode('x'.repeat(32))).toBe(true);
+  });
+
+  it('an import row: the same keys as POST user for the person; an empty code is none', () => {
+    expect(importRowSchema.parse({ ...person, bc: '' })).toEqual({ ...person, email: 'ann@example.com', bc: null });
+    expect(importRowSchema.parse(person).bc).toBeNull();
+    expect(importRowSchema.parse({ ...person, bc: 'abc123' }).bc).toBe('ABC123');
+
+    const bad = { firstname: long, lastname: long, email: longEmail };
+    const fromRow = keys(importRowSchema.safeParse({ ...bad, bc: 'a b' }));
+    expect(fromRow).toEqual({
+      firstname: 'basics.tooLong',
+      lastname: 'basics.tooLong',
+      email: 'basics.tooLong',
+      bc: 'accreditation.codeInvalid',
+    });
+    const fromApi = keys(accreditationSchema.safeParse({ actionId: 1, ...bad }));
+    const fromOnline = keys(onlineRegistrationSchema.safeParse(bad));
+    const { bc: _, ...personKeys } = fromRow;
+    expect(fromApi).toEqual(personKeys);
+    expect(fromOnline).toEqual(personKeys);
+    expect(keys(importRowSchema.safeParse({ firstname: ' ', lastname: '', email: 'no' }))).toEqual({
+      firstname: 'basics.requireField',
+      lastname: 'basics.requireField',
+      email: 'basics.emailNotValid',
+    });
+  });
+
+  it('255 characters fit (the columns are varchar 255)', () => {
+    const max = { firstname: 'x'.repeat(255), lastname: 'y'.repeat(255), email: `${'a'.repeat(243)}@example.com` };
+    expect(importRowSchema.safeParse(max).success).toBe(true);
+    expect(accreditationSchema.safeParse({ actionId: 1, ...max }).success).toBe(true);
+  });
+});
