@@ -14,7 +14,7 @@ if (stale('backend/dist/main.js', 'backend/src', 'backend/tsconfig.json', 'backe
   console.log('• building backend/');
   await must(process.execPath, [tsc, '-p', 'backend/tsconfig.build.json']);
 }
-if (stale('web/dist/index.html', 'web/src', 'web/index.html', 'web/vite.config.ts')) {
+if (stale('web/dist/index.html', 'web/src', 'web/public', 'web/index.html', 'web/vite.config.ts')) {
   console.log('• building web/');
   await must(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: `${import.meta.dirname}/../web` });
 }

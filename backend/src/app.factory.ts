@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import fastifyStatic from '@fastify/static';
 import { type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
 import { ErrorFilter } from './common/error.filter.js';
+import { addWebHooks, serveWebApp } from './common/web-app.js';
 import type { AppConfig } from './config/config.js';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -25,6 +25,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
     if (typeof limit === 'number') route.bodyLimit = limit;
   });
+  // Security headers on every answer; no source maps, no index.html for a missing asset (issue 10 items 6, 11).
+  addWebHooks(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1),
     abortOnError: false,
@@ -32,18 +34,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const webDist = fs.existsSync(config.webDist) ? config.webDist : null;
   const filter = new ErrorFilter(webDist);
   app.useGlobalFilters(filter);
-  if (webDist) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      prefix: '/',
-      wildcard: false,
-      index: ['index.html'],
-      setHeaders: (res, file) => {
-        // Hashed assets never change; index.html always revalidates.
-        res.header('cache-control', file.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
-  }
+  if (webDist) await serveWebApp(app, webDist);
 
   const doc = SwaggerModule.createDocument(
     app,
