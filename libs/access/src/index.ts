@@ -1,6 +1,6 @@
 export { normalizeCode } from './code.js';
-export { decide } from './engine.js';
-export { reasonMessage } from './messages.js';
+export { decide, findRule } from './engine.js';
+export { formatDay, type ReasonNames, reasonKey, reasonMessage } from './messages.js';
 export {
   customRuleSchema,
   type DeviceTemplateData,

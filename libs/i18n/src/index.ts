@@ -66,6 +66,10 @@ import mail_cs from './locales/mail/cs.json' with { type: 'json' };
 import mail_sk from './locales/mail/sk.json' with { type: 'json' };
 import mail_en from './locales/mail/en.json' with { type: 'json' };
 import mail_de from './locales/mail/de.json' with { type: 'json' };
+import access_cs from './locales/access/cs.json' with { type: 'json' };
+import access_sk from './locales/access/sk.json' with { type: 'json' };
+import access_en from './locales/access/en.json' with { type: 'json' };
+import access_de from './locales/access/de.json' with { type: 'json' };
 
 /** One message catalogue per language (spec §1); Czech is the fallback for every missing key. */
 export const LANGUAGES = ['cs', 'sk', 'en', 'de'] as const;
@@ -93,6 +97,7 @@ const AREAS: Record<Language, object[]> = {
     web_channel_cs,
     online_cs,
     mail_cs,
+    access_cs,
   ],
   sk: [
     action_sk,
@@ -111,6 +116,7 @@ const AREAS: Record<Language, object[]> = {
     web_channel_sk,
     online_sk,
     mail_sk,
+    access_sk,
   ],
   en: [
     action_en,
@@ -129,6 +135,7 @@ const AREAS: Record<Language, object[]> = {
     web_channel_en,
     online_en,
     mail_en,
+    access_en,
   ],
   de: [
     action_de,
@@ -147,6 +154,7 @@ const AREAS: Record<Language, object[]> = {
     web_channel_de,
     online_de,
     mail_de,
+    access_de,
   ],
 };
 
