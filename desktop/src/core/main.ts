@@ -1,0 +1,47 @@
+/**
+ * `npm run station`: the station's core without Electron. Reads the settings from the data
+ * directory, opens the readers and serves the gate screen on a local port (for a Chromium in
+ * app/kiosk mode or a tablet on the desk). Environment: ACCREDO_STATION_DATA (data directory),
+ * STATION_HOST and STATION_PORT (override the settings' http.host and http.port).
+ */
+import { pathToFileURL } from 'node:url';
+import { ConfigError, dataDir, loadConfig } from './config.js';
+import { startServer } from './server.js';
+import { Station } from './station.js';
+
+export async function startStation(env: NodeJS.ProcessEnv = process.env) {
+  const dir = dataDir(env);
+  const config = loadConfig(dir);
+  const station = new Station(config);
+  station.onScan((scan) => console.log(`scan ${scan.readerId} ${scan.direction}: ${scan.code}`));
+  for (const reader of station.readers)
+    reader.on('status', (s) => console.log(`reader ${s.readerId}: ${s.status}${s.message ? ` (${s.message})` : ''}`));
+  const server = await startServer(station, {
+    host: env.STATION_HOST || undefined,
+    port: env.STATION_PORT ? Number(env.STATION_PORT) : undefined,
+  });
+  await station.start();
+  return {
+    dir,
+    station,
+    server,
+    stop: async () => {
+      await server.close();
+      await station.stop();
+    },
+  };
+}
+
+const isEntry = !!process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isEntry) {
+  try {
+    const { dir, server, stop } = await startStation();
+    console.log(`Accredo Station: settings in ${dir}, gate screen at ${server.url}`);
+    const shutdown = () => void stop().then(() => process.exit(0));
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  }
+}
