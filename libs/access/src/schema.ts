@@ -12,19 +12,22 @@ const INVALID = 'basics.invalidValue';
 
 /** 0 = unlimited; empty (undefined, null, '') becomes 0. */
 const entrances = z
-  .union([z.literal(''), z.null(), z.undefined(), z.coerce.number({ error: INVALID })])
+  .union([z.literal(''), z.coerce.number({ error: INVALID })])
+  .nullish()
   .transform((v) => (v === '' || v === null || v === undefined ? 0 : v))
   .pipe(
     z.number({ error: INVALID }).int({ error: INVALID }).min(0, { error: INVALID }).max(1_000_000, { error: INVALID }),
   );
 
 const optionalId = z
-  .union([z.literal(''), z.null(), z.undefined(), z.coerce.number({ error: INVALID })])
+  .union([z.literal(''), z.coerce.number({ error: INVALID })])
+  .nullish()
   .transform((v) => (v === '' || v === null || v === undefined ? null : v))
   .pipe(z.number({ error: INVALID }).int({ error: INVALID }).positive({ error: INVALID }).nullable());
 
 const level = z
-  .union([z.literal(''), z.null(), z.undefined(), z.coerce.number({ error: INVALID })])
+  .union([z.literal(''), z.coerce.number({ error: INVALID })])
+  .nullish()
   .transform((v) => (v === '' || v === null || v === undefined ? 0 : v))
   .pipe(z.number({ error: INVALID }).int({ error: INVALID }).min(0, { error: INVALID }));
 
