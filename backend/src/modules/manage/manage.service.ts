@@ -8,7 +8,6 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../../common/cr
 import type { ManageAuth } from '../../common/request.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { RateLimitService } from '../rate-limit/rate-limit.service.js';
-import { loginLimits } from '../session/session.service.js';
 import { TokenService } from '../session/token.service.js';
 import { OperatorEntity } from './operator.entity.js';
 
@@ -53,18 +52,15 @@ export class ManageService implements OnApplicationBootstrap {
 
   async login(input: LoginInput, ip: string): Promise<ManageSession> {
     const email = input.login.trim().toLowerCase();
-    const limits = loginLimits('manage', email, ip);
-    await this.limits.assertAllowed(limits);
+    // Counted before the password is checked (requests sent at once are all counted).
+    const attempt = await this.limits.signIn('manage', email, ip);
     const operator = await this.operators.findOneBy({ email });
     const ok = await verifyPassword(
       input.password,
       operator?.passwordHash ?? (await dummyPasswordHash(this.config.passwordHashCost)),
     );
-    if (!operator || !ok) {
-      await this.limits.recordFailure(limits);
-      throw new AppError('INVALID_LOGIN');
-    }
-    await this.limits.clear([limits[0].key]);
+    if (!operator || !ok) throw new AppError('INVALID_LOGIN');
+    await attempt.succeeded();
     const { raw } = await this.tokens.issue('manage', operator.id, null);
     return this.session(operator, raw);
   }

@@ -15,9 +15,10 @@ import { AccountLinkService } from './account-link.service.js';
 import { TokenService } from './token.service.js';
 
 const WINDOW = 15 * 60_000;
-export const loginLimits = (scope: string, login: string, ip: string): Limit[] => [
-  { key: `${scope}:login:${login.toLowerCase()}`, max: 10, windowMs: WINDOW },
-  { key: `${scope}:ip:${ip}`, max: 100, windowMs: WINDOW },
+/** Forgot-password mails: 20 per address in 15 minutes, 5 per account in an hour. */
+export const forgotLimits = (login: string, ip: string): Limit[] => [
+  { key: `admin:forgot:${ip}`, max: 20, windowMs: WINDOW },
+  { key: `admin:forgot-account:${login}`, max: 5, windowMs: 4 * WINDOW },
 ];
 
 /** Sign-in, sessions and the e-mailed account links of the admin application (spec §7 Session). */
@@ -34,20 +35,17 @@ export class SessionService {
 
   async login(input: LoginInput, ip: string): Promise<Session> {
     const login = input.login.trim().toLowerCase();
-    const limits = loginLimits('admin', login, ip);
-    await this.limits.assertAllowed(limits);
+    // Counted before the password is checked (requests sent at once are all counted).
+    const attempt = await this.limits.signIn('admin', login, ip);
     const user = await this.users.findOneBy({ login });
     // Verify against a dummy hash when there is no such user: the answer and its timing say nothing.
     const ok = await verifyPassword(
       input.password,
       user?.passwordHash ?? (await dummyPasswordHash(this.config.passwordHashCost)),
     );
-    if (!user || !ok || !user.active) {
-      await this.limits.recordFailure(limits);
-      throw new AppError('INVALID_LOGIN');
-    }
+    if (!user || !ok || !user.active) throw new AppError('INVALID_LOGIN');
+    await attempt.succeeded();
     if (!user.verified) throw new AppError('ADMIN_USER_NOT_VERIFIED');
-    await this.limits.clear([limits[0].key]);
     const { raw, row } = await this.tokens.issue('admin', user.id, user.subjectId);
     return this.session(user, raw, row.subjectId ?? user.subjectId);
   }
@@ -89,10 +87,9 @@ export class SessionService {
   }
 
   async forgotPassword(login: string, language: string | undefined, ip: string): Promise<void> {
-    const limits = [{ key: `admin:forgot:${ip}`, max: 20, windowMs: WINDOW }];
-    await this.limits.assertAllowed(limits);
-    await this.limits.recordFailure(limits);
-    const user = await this.users.findOneBy({ login: login.toLowerCase() });
+    const email = login.trim().toLowerCase();
+    await this.limits.consume(forgotLimits(email, ip));
+    const user = await this.users.findOneBy({ login: email });
     // Spec §8: the failure says the e-mail was not found.
     if (!user?.active) throw new AppError('EMAIL_NOT_FOUND');
     await this.links.sendPasswordLink(user, language);

@@ -34,7 +34,6 @@ import { GroupEntity } from '../groups/group.entity.js';
 import { ImageEntity } from '../image/image.entity.js';
 import { AccreditationMailService } from '../mail/accreditation-mail.service.js';
 import { RateLimitService } from '../rate-limit/rate-limit.service.js';
-import { loginLimits } from '../session/session.service.js';
 import type { SessionTokenEntity, TokenKind } from '../session/session-token.entity.js';
 import { TokenService } from '../session/token.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
@@ -213,35 +212,28 @@ export class OnlineService {
     const checked = onlineLoginSchemaFor(type).safeParse(body);
     if (!checked.success) throw AppError.validation(toFieldErrors(checked.error));
     const input = checked.data;
-    // Per account (a login user) or per address on the channel (password, codes), and per address.
-    const limits = loginLimits(
-      'online',
-      type === 2 ? `${channel.id}:${normalizeLogin(input.login ?? '')}` : `${channel.id}:${ip}`,
-      ip,
-    );
-    await this.limits.assertAllowed(limits);
-    const fail = async (code: 'AUTH_INVALID' | 'USER_DOESNT_EXIST' | 'INVALID_WEB_CHANNEL_CODE') => {
-      await this.limits.recordFailure(limits);
-      return new AppError(code);
-    };
+    // The account is a login user of the channel, or the channel itself (its password, its codes);
+    // the attempt is counted before anything is checked (requests sent at once are all counted).
+    const account = type === 2 ? `${channel.id}:user:${normalizeLogin(input.login ?? '')}` : `${channel.id}`;
+    const attempt = await this.limits.signIn('online', account, ip);
     const dummy = () => dummyPasswordHash(this.config.passwordHashCost);
     let principalId: number;
     if (type === 1) {
       const ok = await verifyPassword(input.password ?? '', channel.passwordHash ?? (await dummy()));
-      if (!ok || !channel.passwordHash) throw await fail('AUTH_INVALID');
+      if (!ok || !channel.passwordHash) throw new AppError('AUTH_INVALID');
       principalId = channel.id;
     } else if (type === 2) {
       const user = await this.users.findOneBy({ channelId: channel.id, login: normalizeLogin(input.login ?? '') });
       const ok = await verifyPassword(input.password ?? '', user?.passwordHash ?? (await dummy()));
-      if (!user || !ok || !user.active) throw await fail('USER_DOESNT_EXIST');
+      if (!user || !ok || !user.active) throw new AppError('USER_DOESNT_EXIST');
       principalId = user.id;
     } else {
       const code = await this.codes.findOneBy({ channelId: channel.id, code: normalizeCode(input.code ?? '') });
-      if (!code) throw await fail('INVALID_WEB_CHANNEL_CODE');
+      if (!code) throw new AppError('INVALID_WEB_CHANNEL_CODE');
       if (isExhausted(code)) throw new AppError('USED_WEB_CHANNEL_CODE');
       principalId = code.id;
     }
-    await this.limits.clear([limits[0].key]);
+    await attempt.succeeded();
     const { raw } = await this.tokens.issue(TOKEN_KIND[type], principalId, channel.subjectId);
     return { token: raw, authorizationType: type };
   }
