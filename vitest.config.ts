@@ -39,6 +39,20 @@ export default defineConfig({
       backendProject('sqlite'),
       backendProject('mariadb'),
       {
+        // The gate station's core (plain Node): serial readers and relays over socat pseudo-terminals,
+        // printing through CUPS's cups-pdf queue (.ci/hardware.sh sets both up).
+        resolve: source,
+        ssr: ssrSource,
+        test: {
+          name: 'desktop',
+          root: 'desktop',
+          include: ['src/**/*.spec.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
         extends: './web/vite.config.ts',
         test: {
           name: 'web',

@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { type CodeFraming, CodeAssembler } from './codes.js';
-import { type Direction, nextDelay, ReaderBase, type RetryOptions } from './reader.js';
+import { DEFAULT_RETRY, type Direction, nextDelay, ReaderBase, type RetryOptions } from './reader.js';
 import { closePort, type OpenSerialPort, openPort, openSerialPort, type SerialPortLike } from './serial-port.js';
 
 export interface SerialReaderOptions extends CodeFraming {
@@ -14,12 +15,16 @@ export interface SerialReaderOptions extends CodeFraming {
 /**
  * A serial or USB-CDC scanner. Hot-plug: when the port closes or fails (unplugged), the reader
  * reports `closed`/`error` and tries to open the same path again, with delays doubling up to a cap
- * and then at the cap until `close()`; back, it reports `reopened`.
+ * and then at the cap until `close()`; back, it reports `reopened`. The port's own close event is
+ * not enough on its own: a device that goes away before the port's first read is polled is not
+ * noticed by the driver, so while open the reader also checks that a device path (`/dev/…`) still
+ * exists, every second (or at the retry cap when that is shorter).
  */
 export class SerialReader extends ReaderBase {
   readonly #assembler: CodeAssembler;
   #port: SerialPortLike | null = null;
   #timer: NodeJS.Timeout | null = null;
+  #watch: NodeJS.Timeout | null = null;
   #attempt = 0;
   #closed = true;
 
@@ -42,6 +47,7 @@ export class SerialReader extends ReaderBase {
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+    this.#stopWatch();
     const port = this.#port;
     this.#port = null;
     if (port) {
@@ -78,12 +84,29 @@ export class SerialReader extends ReaderBase {
       for (const code of this.#assembler.push(chunk)) this.emitScan(code);
     });
     port.on('close', (error) => this.#lost(port, 'closed', error?.message ?? 'port closed'));
+    this.#startWatch(port);
     this.markOpen();
+  }
+
+  #startWatch(port: SerialPortLike) {
+    this.#stopWatch();
+    if (!this.options.path.startsWith('/')) return;
+    const every = Math.min(1000, this.options.retry?.maxMs ?? DEFAULT_RETRY.maxMs);
+    this.#watch = setInterval(() => {
+      if (!fs.existsSync(this.options.path)) this.#lost(port, 'closed', `${this.options.path} is gone`);
+    }, every);
+    this.#watch.unref?.();
+  }
+
+  #stopWatch() {
+    if (this.#watch) clearInterval(this.#watch);
+    this.#watch = null;
   }
 
   #lost(port: SerialPortLike, status: 'closed' | 'error', message: string) {
     if (this.#port !== port || this.#closed) return;
     this.#port = null;
+    this.#stopWatch();
     port.removeAllListeners();
     port.on('error', () => {});
     if (port.isOpen) port.close();
