@@ -14,7 +14,17 @@ const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose']
 
 /** Builds the whole server: API, OpenAPI at /api/docs, and the web app's files. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+  const webDist = fs.existsSync(config.webDist) ? config.webDist : null;
+  const filter = new ErrorFilter(webDist);
+  const adapter: FastifyAdapter = new FastifyAdapter({
+    // What Fastify answers itself (malformed URL, over-long parameter, unparsable request) gets the
+    // error envelope too; the security hook Nest would run there still runs.
+    ...filter.fastifyOptions((request, reply) =>
+      (adapter as unknown as { securityHook?: (req: unknown, res: unknown) => void }).securityHook?.(
+        request,
+        reply.raw,
+      ),
+    ),
     // Room for a 10 MB spreadsheet sent as base64 (spec §7 import) and photo batches.
     bodyLimit: 16 * 1024 * 1024,
     trustProxy: process.env.TRUST_PROXY === '1' || process.env.TRUST_PROXY === 'true',
@@ -24,6 +34,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   adapter.getInstance().addHook('onRoute', (route) => {
     const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
     if (typeof limit === 'number') route.bodyLimit = limit;
+    filter.addRoute(route.method, route.url);
   });
   // Security headers on every answer; no source maps, no index.html for a missing asset (issue 10 items 6, 11).
   addWebHooks(adapter.getInstance());
@@ -31,9 +42,15 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     logger: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1),
     abortOnError: false,
   });
-  const webDist = fs.existsSync(config.webDist) ? config.webDist : null;
-  const filter = new ErrorFilter(webDist);
   app.useGlobalFilters(filter);
+  // `content-type: application/json` with no body (as many clients send a POST without data) is an
+  // empty body, not Fastify's 400 FST_ERR_CTP_EMPTY_JSON_BODY; anything else is parsed as before.
+  const json = adapter.getInstance().getDefaultJsonParser('error', 'error');
+  app.useBodyParser(
+    'application/json',
+    { bodyLimit: adapter.getInstance().initialConfig.bodyLimit },
+    (req, body, done) => (body.length ? json(req as never, body as never, done) : done(null, undefined)),
+  );
   if (webDist) await serveWebApp(app, webDist);
 
   const doc = SwaggerModule.createDocument(

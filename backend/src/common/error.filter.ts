@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import { type ErrorBody, ERRORS, type ErrorCode } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError } from './app-error.js';
 import type { AppRequest } from './request.js';
 
@@ -12,15 +14,35 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
   413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
+  431: 'HEADERS_TOO_LARGE',
 };
+
+/** The language before any header is known (a request Node could not parse). */
+const DEFAULT_LANGUAGE = 'cs';
 
 /** The language of the caller for the human-readable message (codes are what clients act on). */
 function requestLanguage(req: AppRequest): string {
   const header = String(req.headers['accept-language'] ?? '');
-  return header.slice(0, 2).toLowerCase() || 'cs';
+  return header.slice(0, 2).toLowerCase() || DEFAULT_LANGUAGE;
+}
+
+/** Does a route path of Fastify (`/api/x/:id`, `/docs/*`) match the segments of a request path? */
+function routeMatches(pattern: string[], segments: string[]): boolean {
+  for (let i = 0; i < pattern.length; i++) {
+    const part = pattern[i];
+    if (part === '*') return true;
+    if (i >= segments.length) return false;
+    if (part.includes(':') || part.includes('*')) {
+      if (!segments[i]) return false;
+    } else if (part !== segments[i]) return false;
+  }
+  return pattern.length === segments.length;
 }
 
 /**
@@ -32,17 +54,83 @@ function requestLanguage(req: AppRequest): string {
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
   private readonly indexHtml: string | null;
+  /** Every route's path and methods, to tell a wrong method (405) from an unknown path (404). */
+  private readonly routes = new Map<string, { pattern: string[]; methods: Set<string> }>();
 
   constructor(webDist: string | null) {
     const file = webDist ? path.join(webDist, 'index.html') : null;
     this.indexHtml = file && fs.existsSync(file) ? file : null;
   }
 
+  /** Called from Fastify's onRoute hook for every route (Nest's, the docs', the static files'). */
+  addRoute(method: string | string[], url: string): void {
+    const entry = this.routes.get(url) ?? { pattern: url.split('/'), methods: new Set<string>() };
+    for (const m of Array.isArray(method) ? method : [method]) {
+      entry.methods.add(m.toUpperCase());
+      if (m.toUpperCase() === 'GET') entry.methods.add('HEAD');
+    }
+    this.routes.set(url, entry);
+  }
+
+  /** The methods some route answers on this path (none: the path is unknown). */
+  allowedMethods(url: string): string[] {
+    const segments = url.split('?')[0].split('/');
+    const methods = new Set<string>();
+    for (const route of this.routes.values())
+      if (routeMatches(route.pattern, segments)) for (const m of route.methods) methods.add(m);
+    return [...methods].sort();
+  }
+
+  /**
+   * Fastify's options for what it answers itself, before any route, hook or Nest: a malformed URL,
+   * an over-long path parameter (its router) and requests Node cannot parse (bad content-length,
+   * headers too large, timeouts). All of them get the envelope too. `beforeSend` runs what the
+   * request hooks would have (e.g. security headers); it may throw, the answer goes out anyway.
+   */
+  fastifyOptions(
+    beforeSend?: (request: FastifyRequest, reply: FastifyReply) => void,
+  ): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
+    return {
+      frameworkErrors: (error, request, reply) => {
+        try {
+          beforeSend?.(request as unknown as FastifyRequest, reply as unknown as FastifyReply);
+        } catch {
+          /* the request is refused either way */
+        }
+        const { status, body } = this.toBody(error, request as unknown as AppRequest);
+        (reply as unknown as FastifyReply)
+          .status(status)
+          .header('content-type', 'application/json; charset=utf-8')
+          .send(body);
+      },
+      clientErrorHandler: (error: Error & { code?: string }, socket: Duplex) => {
+        // A reset connection has nobody to answer (as Fastify's own handler).
+        if (error.code === 'ECONNRESET' || socket.destroyed) return;
+        const code: ErrorCode =
+          error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? 'REQUEST_TIMEOUT'
+            : error.code === 'HPE_HEADER_OVERFLOW'
+              ? 'HEADERS_TOO_LARGE'
+              : 'BAD_REQUEST';
+        const { status, key } = ERRORS[code];
+        const body = JSON.stringify({ error: { code, message: translate(DEFAULT_LANGUAGE, key), details: {} } });
+        if (socket.writable)
+          socket.write(
+            `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+              `Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
+              `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+              `Connection: close\r\n\r\n${body}`,
+          );
+        socket.destroy(error);
+      },
+    };
+  }
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<AppRequest>();
     const reply = ctx.getResponse<FastifyReply>();
-    const { status, body } = this.toBody(exception, req);
+    let { status, body } = this.toBody(exception, req);
 
     if (
       status === 404 &&
@@ -57,6 +145,14 @@ export class ErrorFilter implements ExceptionFilter {
         .header('cache-control', 'no-cache')
         .send(fs.createReadStream(this.indexHtml));
       return;
+    }
+    // No route for this method, but one for another: 405 with the methods there are.
+    if (status === 404 && body.error.code === 'NOT_FOUND' && !(exception instanceof AppError)) {
+      const allow = this.allowedMethods(req.url);
+      if (allow.length && !allow.includes(req.method)) {
+        ({ status, body } = this.toBody(new AppError('METHOD_NOT_ALLOWED'), req));
+        reply.header('allow', allow.join(', '));
+      }
     }
     if (status === 429 && typeof body.error.details?.retryAfter === 'number')
       reply.header('retry-after', String(body.error.details.retryAfter));
