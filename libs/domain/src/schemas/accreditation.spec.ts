@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accreditationCodeSchema, accreditationSchema, importRowSchema, isAccreditationCode } from './accreditation.js';
+import { mailTemplateSchema } from './setup.js';
+import { subjectUpdateSchema } from './subject.js';
 import { onlineRegistrationSchema } from './web-channel.js';
 
 const keys = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
@@ -52,5 +54,29 @@ describe('one schema for the person of an accreditation (issue 10 item 5)', () =
     const max = { firstname: 'x'.repeat(255), lastname: 'y'.repeat(255), email: `${'a'.repeat(243)}@example.com` };
     expect(importRowSchema.safeParse(max).success).toBe(true);
     expect(accreditationSchema.safeParse({ actionId: 1, ...max }).success).toBe(true);
+  });
+});
+
+describe('schemas bound what their varchar columns hold (issue 10 item 5, the same mistake elsewhere)', () => {
+  it('mail copies fit the queue’s cc column (1,000 characters), each an address of at most 255', () => {
+    const template = { name: 'T', subjectFrom: 'S' };
+    const address = (n: number) => `${String(n).padStart(40, 'a')}@example.com`; // 52 characters
+    const many = Array.from({ length: 19 }, (_, i) => address(i)); // 19 × 52 + 18 × 2 = 1,024
+    expect(keys(mailTemplateSchema.safeParse({ ...template, mailCopy: many }))).toEqual({
+      mailCopy: 'basics.tooLong',
+    });
+    expect(mailTemplateSchema.safeParse({ ...template, mailCopy: many.slice(0, 18) }).success).toBe(true);
+    expect(keys(mailTemplateSchema.safeParse({ ...template, mailCopy: [longEmail] }))).toEqual({
+      'mailCopy.0': 'basics.tooLong',
+    });
+  });
+
+  it('a time zone fits its column (64)', () => {
+    expect(keys(subjectUpdateSchema.safeParse({ name: 'S', timeZone: 'x'.repeat(65) }))).toEqual({
+      timeZone: 'subject.timeZoneInvalid',
+    });
+    expect(subjectUpdateSchema.parse({ name: 'S', timeZone: 'America/Argentina/ComodRivadavia' }).timeZone).toBe(
+      'America/Argentina/ComodRivadavia',
+    );
   });
 });

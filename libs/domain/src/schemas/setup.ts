@@ -281,9 +281,13 @@ export const mailTemplateSchema = z.object({
   type: z.union([z.literal(1), z.literal(2)], { error: REQUIRED }).default(2),
   subjectFrom: requiredString(500),
   withAccreditation: booleanSchema(false),
+  /** copies of every mail: at most 20 addresses, 1,000 characters together (the queue's `cc` column) */
   mailCopy: z
-    .array(z.string().trim().regex(EMAIL_PATTERN, { error: 'basics.emailNotValid' }))
-    .max(20)
+    .array(
+      z.string().trim().max(255, { error: 'basics.tooLong' }).regex(EMAIL_PATTERN, { error: 'basics.emailNotValid' }),
+    )
+    .max(20, { error: 'basics.tooLong' })
+    .refine((list) => list.join(', ').length <= 1000, { error: 'basics.tooLong' })
     .default([]),
   html: z
     .string()

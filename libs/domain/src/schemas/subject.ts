@@ -17,6 +17,7 @@ export const isValidTimeZone = (tz: string) => {
 const timeZone = z
   .string()
   .trim()
+  .max(64, { error: 'subject.timeZoneInvalid' })
   .default('Europe/Prague')
   .refine(isValidTimeZone, { error: 'subject.timeZoneInvalid' });
 
