@@ -1,5 +1,5 @@
 // `npm test`: every check and test of the repository, in the order that fails fastest.
-//   lint and format (Biome) · types (tsc) · unit and API tests (Vitest: libs, web, backend on SQLite
+//   lint and format (Biome) · types (tsc) · unit and API tests (Vitest: libs, station, web, backend on SQLite
 //   and on MariaDB) · build · browser journeys (Playwright in Debian's Chromium).
 // Ends with one line "tests: N passed, N failed".
 import fs from 'node:fs';
@@ -50,10 +50,11 @@ await must(process.execPath, [tsc, '-b', 'libs/domain', 'libs/i18n', 'libs/templ
 await must(process.execPath, [tsc, '-p', 'backend/tsconfig.json', '--noEmit']);
 await must(process.execPath, [tsc, '-p', 'web/tsconfig.json', '--noEmit']);
 await must(process.execPath, [tsc, '-p', 'e2e/tsconfig.json', '--noEmit']);
+await must(process.execPath, [tsc, '-p', 'desktop/tsconfig.json', '--noEmit']);
 
 const mariadbUrl = process.env.TEST_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';
 const { hostname, port } = new URL(mariadbUrl);
-const projects = ['libs', 'web', 'backend-sqlite'];
+const projects = ['libs', 'desktop', 'web', 'backend-sqlite'];
 if (await reachable(hostname, Number(port || 3306))) projects.push('backend-mariadb');
 else if (ci) {
   console.error(`MariaDB is not reachable at ${hostname}:${port || 3306}; CI runs the backend suite on it too.`);
