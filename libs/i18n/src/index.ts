@@ -70,6 +70,10 @@ import access_cs from './locales/access/cs.json' with { type: 'json' };
 import access_sk from './locales/access/sk.json' with { type: 'json' };
 import access_en from './locales/access/en.json' with { type: 'json' };
 import access_de from './locales/access/de.json' with { type: 'json' };
+import gate_cs from './locales/gate/cs.json' with { type: 'json' };
+import gate_sk from './locales/gate/sk.json' with { type: 'json' };
+import gate_en from './locales/gate/en.json' with { type: 'json' };
+import gate_de from './locales/gate/de.json' with { type: 'json' };
 
 /** One message catalogue per language (spec §1); Czech is the fallback for every missing key. */
 export const LANGUAGES = ['cs', 'sk', 'en', 'de'] as const;
@@ -98,6 +102,7 @@ const AREAS: Record<Language, object[]> = {
     online_cs,
     mail_cs,
     access_cs,
+    gate_cs,
   ],
   sk: [
     action_sk,
@@ -117,6 +122,7 @@ const AREAS: Record<Language, object[]> = {
     online_sk,
     mail_sk,
     access_sk,
+    gate_sk,
   ],
   en: [
     action_en,
@@ -136,6 +142,7 @@ const AREAS: Record<Language, object[]> = {
     online_en,
     mail_en,
     access_en,
+    gate_en,
   ],
   de: [
     action_de,
@@ -155,6 +162,7 @@ const AREAS: Record<Language, object[]> = {
     online_de,
     mail_de,
     access_de,
+    gate_de,
   ],
 };
 
