@@ -69,8 +69,8 @@ export class GeocodeController {
       { key: `geocode:ip:${ip}`, ...PER_ADDRESS },
       { key: `geocode:channel:${channelKey}`, ...PER_CHANNEL },
     ];
-    await this.limits.assertAllowed(limits);
-    await this.limits.recordFailure(limits);
+    // counted and checked in one atomic step, so a burst of parallel requests cannot pass the limit
+    await this.limits.consume(limits);
     return this.geocode.search(query.q, languageOf(language));
   }
 }

@@ -133,21 +133,6 @@ export class RateLimitService implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
-  /** Refuses once a key has reached its limit in the current window (without counting). */
-  async assertAllowed(limits: Limit[]): Promise<void> {
-    const now = Date.now();
-    for (const limit of limits) {
-      const row = await this.repo.findOneBy({ key: storedKey(limit.key) });
-      if (row && now - row.windowStart.getTime() < limit.windowMs && row.count >= limit.max)
-        throw tooMany(row.windowStart.getTime() + limit.windowMs - now);
-    }
-  }
-
-  /** Counts one failure per key. Prefer `consume`, which counts and checks in one step. */
-  async recordFailure(limits: Limit[]): Promise<void> {
-    for (const limit of limits) await this.take(storedKey(limit.key), Number.MAX_SAFE_INTEGER, limit.windowMs);
-  }
-
   async clear(keys: string[]): Promise<void> {
     for (const key of keys) await this.repo.delete({ key: storedKey(key) });
   }
