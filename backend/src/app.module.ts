@@ -39,6 +39,14 @@ import { AccreditationMailService } from './modules/mail/accreditation-mail.serv
 import { MailController } from './modules/mail/mail.controller.js';
 import { DashboardController } from './modules/dashboard/dashboard.controller.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
+import { DeviceController, ReportController } from './modules/device/device.controller.js';
+import { DeviceProtocolController } from './modules/device/device-protocol.controller.js';
+import { DeviceProtocolService } from './modules/device/device-protocol.service.js';
+import { DeviceService } from './modules/device/device.service.js';
+import { DeviceSessions } from './modules/device/device-sessions.service.js';
+import { GateCache } from './modules/device/gate-cache.service.js';
+import { GateService } from './modules/device/gate.service.js';
+import { ReportService } from './modules/device/report.service.js';
 import { ManageController } from './modules/manage/manage.controller.js';
 import { OnlineController } from './modules/web-channel/online.controller.js';
 import { OnlineService } from './modules/web-channel/online.service.js';
@@ -83,6 +91,9 @@ export const CONTROLLERS = [
   GeocodeController,
   MailController,
   DashboardController,
+  DeviceController,
+  ReportController,
+  DeviceProtocolController,
 ];
 
 @Module({})
@@ -134,6 +145,12 @@ export class AppModule {
         WebChannelService,
         OnlineService,
         DashboardService,
+        DeviceSessions,
+        GateCache,
+        DeviceService,
+        DeviceProtocolService,
+        GateService,
+        ReportService,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: TenantInterceptor },

@@ -4,6 +4,7 @@ import { Reflector } from '@nestjs/core';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { AdminUserEntity } from '../modules/admin-user/admin-user.entity.js';
+import { DeviceSessions } from '../modules/device/device-sessions.service.js';
 import { OperatorEntity } from '../modules/manage/operator.entity.js';
 import { TokenService } from '../modules/session/token.service.js';
 import { ACCESS_KEY, type Access } from './access.js';
@@ -25,6 +26,7 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: TokenService,
+    private readonly devices: DeviceSessions,
     @InjectRepository(AdminUserEntity) private readonly users: Repository<AdminUserEntity>,
     @InjectRepository(OperatorEntity) private readonly operators: Repository<OperatorEntity>,
   ) {}
@@ -37,6 +39,11 @@ export class AccessGuard implements CanActivate {
     if (!access) throw new AppError('FORBIDDEN');
     if (access.kind === 'public') return true;
     const req = context.switchToHttp().getRequest<AppRequest>();
+
+    if (access.kind === 'device') {
+      req.auth = await this.devices.resolve(headerToken(req, 'authorization'));
+      return true;
+    }
 
     if (access.kind === 'manage') {
       const rawToken = headerToken(req, 'authorization-manage');

@@ -8,7 +8,8 @@ import { SetMetadata } from '@nestjs/common';
 export type Access =
   | { kind: 'public' }
   | { kind: 'admin'; right?: RightPair; anyRight?: RightPair[]; manageuser?: boolean }
-  | { kind: 'manage' };
+  | { kind: 'manage' }
+  | { kind: 'device' };
 
 export const ACCESS_KEY = 'accredo:access';
 
@@ -26,3 +27,5 @@ export const AdminSession = () => SetMetadata(ACCESS_KEY, { kind: 'admin' } sati
 export const ManageUserOnly = () => SetMetadata(ACCESS_KEY, { kind: 'admin', manageuser: true } satisfies Access);
 /** A provider operator of the manage module. */
 export const OperatorSession = () => SetMetadata(ACCESS_KEY, { kind: 'manage' } satisfies Access);
+/** A paired gate device (api/device/v1): its own bearer token, resolved from an in-process cache. */
+export const DeviceSession = () => SetMetadata(ACCESS_KEY, { kind: 'device' } satisfies Access);

@@ -3,12 +3,12 @@ import { Observable, map } from 'rxjs';
 import { runInTenant } from '../database/tenant.js';
 import type { AppRequest } from './request.js';
 
-/** Runs an admin request's handler inside its subject, so the tenant repositories scope every query. */
+/** Runs an admin's (or a paired device's) request handler inside its subject, so the tenant repositories scope every query. */
 @Injectable()
 export class TenantInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const auth = context.switchToHttp().getRequest<AppRequest>().auth;
-    if (auth?.kind !== 'admin') return next.handle();
+    if (auth?.kind !== 'admin' && auth?.kind !== 'device') return next.handle();
     return new Observable((subscriber) => runInTenant(auth.subjectId, () => next.handle().subscribe(subscriber)));
   }
 }

@@ -13,7 +13,10 @@ export type AdminAuth = {
 };
 export type ManageAuth = { kind: 'manage'; operator: OperatorEntity; token: SessionTokenEntity; rawToken: string };
 
-export type AppRequest = FastifyRequest & { auth?: AdminAuth | ManageAuth; requestId?: string };
+/** A paired gate device (issue 11): the cached device row of its token. */
+export type DeviceAuth = { kind: 'device'; deviceId: number; subjectId: number; tokenHash: string };
+
+export type AppRequest = FastifyRequest & { auth?: AdminAuth | ManageAuth | DeviceAuth; requestId?: string };
 
 /** The signed-in admin of the request (routes marked @Right, @AdminSession or @ManageUserOnly). */
 export const CurrentAdmin = createParamDecorator((_: unknown, ctx: ExecutionContext): AdminAuth => {
@@ -32,4 +35,11 @@ export const CurrentOperator = createParamDecorator((_: unknown, ctx: ExecutionC
 /** The caller's address, for rate limits. */
 export const ClientIp = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
   return ctx.switchToHttp().getRequest<AppRequest>().ip ?? 'unknown';
+});
+
+/** The paired device of a device-protocol request (routes marked @DeviceSession). */
+export const CurrentDevice = createParamDecorator((_: unknown, ctx: ExecutionContext): DeviceAuth => {
+  const auth = ctx.switchToHttp().getRequest<AppRequest>().auth;
+  if (auth?.kind !== 'device') throw new Error('CurrentDevice used on a route without a device session');
+  return auth;
 });

@@ -42,6 +42,13 @@ import { GroupEntity } from '../modules/groups/group.entity.js';
 import { ImageEntity } from '../modules/image/image.entity.js';
 import { MailTemplateEntity, TemplateEntity } from '../modules/template/template.entity.js';
 import { ZoneEntity } from '../modules/zone/zone.entity.js';
+import {
+  DeviceEntity,
+  DeviceFailedScanEntity,
+  DeviceScanEntity,
+  DeviceTemplateEntity,
+} from '../modules/device/device.entity.js';
+import { Device1764000200000 } from './migrations/1764000200000-device.js';
 
 export const ENTITIES = [
   SubjectEntity,
@@ -70,6 +77,10 @@ export const ENTITIES = [
   WebChannelUserEntity,
   WebChannelCodeEntity,
   WebChannelCodeLogEntity,
+  DeviceEntity,
+  DeviceTemplateEntity,
+  DeviceScanEntity,
+  DeviceFailedScanEntity,
 ];
 export const MIGRATIONS = [
   Init1763780000000,
@@ -83,6 +94,7 @@ export const MIGRATIONS = [
   Entrance1763850000000,
   AccreditationSearchIndex1763860000000,
   AccreditationFilterIndexes1763870000000,
+  Device1764000200000,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */

@@ -59,6 +59,9 @@ export const ERRORS = {
   WEB_CHANNEL_USER_EXIST: { status: 409, key: 'errors.WEB_CHANNEL_USER_EXIST' },
   EXTERNAL_CODE_EXIST: { status: 409, key: 'errors.EXTERNAL_CODE_EXIST' },
   EXTERNAL_CODE_USED: { status: 409, key: 'errors.EXTERNAL_CODE_USED' },
+  DEVICE_PAIR_CODE_INVALID: { status: 400, key: 'errors.DEVICE_PAIR_CODE_INVALID' },
+  DEVICE_UID_EXIST: { status: 409, key: 'errors.DEVICE_UID_EXIST' },
+  NONCE_CONFLICT: { status: 409, key: 'errors.NONCE_CONFLICT' },
   INTERNAL_ERROR: { status: 500, key: 'errors.INTERNAL_ERROR' },
 } as const satisfies Record<string, { status: number; key: string }>;
 

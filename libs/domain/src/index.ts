@@ -6,6 +6,7 @@ export * from './rights.js';
 export * from './schemas/accreditation.js';
 export * from './schemas/admin-user.js';
 export * from './schemas/common.js';
+export * from './schemas/device.js';
 export * from './schemas/geocode.js';
 export * from './schemas/image-import.js';
 export * from './schemas/mail.js';

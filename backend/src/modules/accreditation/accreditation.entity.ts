@@ -9,6 +9,8 @@ import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
 @Index('UQ_accreditation_customId', ['actionId', 'customId'], { unique: true })
 @Index('IDX_accreditation_actionId_imageName', ['actionId', 'imageName'])
 @Index('IDX_accreditation_search', ['subjectId', 'actionId', 'search'])
+/** the device protocol's changes since a cursor (issue 11) */
+@Index('IDX_accreditation_changes', ['actionId', 'updatedAt', 'id'])
 export class AccreditationEntity {
   @PrimaryGeneratedColumn()
   id: number;

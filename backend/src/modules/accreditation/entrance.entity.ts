@@ -9,6 +9,8 @@ import { DateColumn } from '../../database/columns.js';
 @Entity('entrance')
 @Index('IDX_entrance_accreditation', ['accreditationId', 'day'])
 @Index('IDX_entrance_filter', ['actionId', 'type', 'day', 'accreditationId'])
+/** a template's passages of a person: the counts of D2 (issue 11) */
+@Index('IDX_entrance_template', ['deviceTemplateId', 'accreditationId'])
 export class EntranceEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -28,6 +30,10 @@ export class EntranceEntity {
 
   @Column({ type: 'int', nullable: true })
   deviceId: number | null;
+
+  /** the rule template the passage was decided under (D2: devices sharing a template share counts) */
+  @Column({ type: 'int', nullable: true })
+  deviceTemplateId: number | null;
 
   /** the venue's calendar day of the passage (YYYY-MM-DD), what "entered on a day" compares */
   @Column({ type: 'varchar', length: 10 })

@@ -1,0 +1,490 @@
+import {
+  type Decision,
+  decide,
+  type GatePerson,
+  localDay,
+  normalizeCode,
+  type Passage,
+  reasonMessage,
+} from '@accredo/access';
+import {
+  type deviceOfflineScanSchema,
+  type deviceScanSchema,
+  hasControlCharacter,
+  isAccreditationCode,
+} from '@accredo/domain';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { z } from 'zod';
+import { AppError } from '../../common/app-error.js';
+import { sha256 } from '../../common/crypto.js';
+import type { DeviceAuth } from '../../common/request.js';
+import { type GateDevice, GateCache } from './gate-cache.service.js';
+import { isSqlite, readDate, readJson, sqlDate } from './sql.js';
+
+type Lang = 'cs' | 'sk' | 'en' | 'de';
+const LANGS: readonly Lang[] = ['cs', 'sk', 'en', 'de'];
+export const languageOf = (header: string | undefined): Lang => {
+  const l = String(header ?? '')
+    .slice(0, 2)
+    .toLowerCase() as Lang;
+  return LANGS.includes(l) ? l : 'cs';
+};
+
+/** The person shown at the gate with the decision. */
+export interface ScanPerson {
+  id: number;
+  customId: number;
+  firstname: string;
+  lastname: string;
+  bc: string;
+  imageId: number | null;
+  groupIds: number[];
+  zoneIds: number[];
+  credit: number;
+  isUnlimited: boolean;
+}
+
+/** What a scan answers (and what a replay of its nonce answers again, D16/D17). */
+export interface ScanAnswer {
+  nonce: string;
+  allowed: boolean;
+  reason: Decision['reason'];
+  data: Decision['data'];
+  info: boolean;
+  effects: Decision['effects'];
+  direction: 'entry' | 'exit';
+  /** the decision's moment (ISO) */
+  at: string;
+  person: ScanPerson | null;
+  offline: boolean;
+  violation: boolean;
+}
+
+/** A statement of the scan's transaction; the runner executes it on either database. */
+type Step = { sql: string; params: unknown[]; kind: 'all' | 'run' };
+type RunResult = { changes: number };
+const all = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'all' });
+const run = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'run' });
+
+interface ScanInput {
+  gate: GateDevice;
+  code: string;
+  rawCode: string;
+  direction: 'entry' | 'exit';
+  amount: number | null;
+  nonce: string;
+  requestHash: string;
+  at: number;
+  deviceTime: number | null;
+  offline: boolean;
+  stationAllowed: boolean | null;
+}
+
+type CoreResult =
+  | { kind: 'answer'; answer: ScanAnswer }
+  | { kind: 'replay'; answer: ScanAnswer }
+  | { kind: 'conflict' };
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/**
+ * The gate's online decision and the offline upload (issue 11, docs/device-protocol.md). The
+ * reads, the engine's decision and its writes are one short transaction of a few raw statements:
+ * - SQLite: prepared statements run synchronously inside BEGIN IMMEDIATE (one writer, and no other
+ *   JavaScript runs between the reads and the writes), after any open transaction of the shared
+ *   connection has finished;
+ * - MariaDB: READ COMMITTED with the person's row locked (SELECT … FOR UPDATE) before the entry
+ *   log and the credit are read, so concurrent scans of one person are decided one after another.
+ * The unique (device, nonce) of device_scan makes a replay write nothing (D16); a duplicate in
+ * flight in this process waits for the first (D17), one on another instance meets the unique key
+ * and answers the stored decision.
+ */
+@Injectable()
+export class GateService {
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly statements = new Map<string, { all(...p: unknown[]): unknown[]; run(...p: unknown[]): RunResult }>();
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly cache: GateCache,
+  ) {}
+
+  async scan(auth: DeviceAuth, body: z.output<typeof deviceScanSchema>, lang: Lang) {
+    const gate = await this.cache.get(auth.deviceId);
+    const code = normalizeCode(body.code);
+    const input: ScanInput = {
+      gate,
+      code,
+      rawCode: body.code,
+      direction: body.direction,
+      amount: body.amount,
+      nonce: body.nonce,
+      requestHash: requestHash(code, body.direction, body.amount),
+      at: Date.now(),
+      deviceTime: body.deviceTime ?? null,
+      offline: false,
+      stationAllowed: null,
+    };
+    const result = await this.once(`${auth.deviceId}:${body.nonce}`, () => this.execute(input));
+    if (result.kind === 'conflict') throw new AppError('NONCE_CONFLICT');
+    return this.present(result.answer, lang, result.kind === 'replay');
+  }
+
+  /** D20: every offline scan is taken, in scan-time order, decided again with the server's data. */
+  async upload(auth: DeviceAuth, scans: z.output<typeof deviceOfflineScanSchema>[], lang: Lang) {
+    const gate = await this.cache.get(auth.deviceId);
+    const ordered = scans.map((s, i) => ({ s, i })).sort((a, b) => a.s.scanTime - b.s.scanTime || a.i - b.i);
+    const results: (ReturnType<GateService['present']> & { conflict?: boolean })[] = [];
+    let violations = 0;
+    let failed = 0;
+    for (const { s } of ordered) {
+      const code = normalizeCode(s.code);
+      const result = await this.once(`${auth.deviceId}:${s.nonce}`, () =>
+        this.execute({
+          gate,
+          code,
+          rawCode: s.code,
+          direction: s.direction,
+          amount: s.amount,
+          nonce: s.nonce,
+          requestHash: requestHash(code, s.direction, s.amount),
+          at: s.scanTime,
+          deviceTime: s.scanTime,
+          offline: true,
+          stationAllowed: s.allowed ?? null,
+        }),
+      );
+      if (result.kind === 'conflict') {
+        results.push({ ...conflictAnswer(s.nonce, s.direction, s.scanTime, lang), conflict: true });
+        continue;
+      }
+      const shown = this.present(result.answer, lang, result.kind === 'replay');
+      if (result.answer.violation) violations++;
+      if (!result.answer.person) failed++;
+      results.push(shown);
+    }
+    return { results, violations, failed };
+  }
+
+  private present(answer: ScanAnswer, lang: Lang, replay: boolean) {
+    const decision: Decision = {
+      allowed: answer.allowed,
+      reason: answer.reason,
+      data: answer.data,
+      info: answer.info,
+      effects: answer.effects,
+    };
+    return { ...answer, message: reasonMessage(decision, lang), replay };
+  }
+
+  /** One execution per (device, nonce) at a time in this process: a duplicate waits for the first (D17). */
+  private async once<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    for (let pending = this.inFlight.get(key); pending; pending = this.inFlight.get(key)) {
+      await pending.catch(() => undefined);
+    }
+    const p = fn();
+    this.inFlight.set(key, p);
+    try {
+      return await p;
+    } finally {
+      if (this.inFlight.get(key) === p) this.inFlight.delete(key);
+    }
+  }
+
+  private async execute(input: ScanInput): Promise<CoreResult> {
+    if (isSqlite(this.ds)) return this.executeSqlite(input);
+    return this.executeMariadb(input);
+  }
+
+  private async executeSqlite(input: ScanInput): Promise<CoreResult> {
+    const db = (this.ds.driver as unknown as { databaseConnection: SqliteDb }).databaseConnection;
+    // The connection is shared with TypeORM: let an open transaction of another request finish.
+    while (db.inTransaction) await new Promise((r) => setImmediate(r));
+    return db
+      .transaction(() => {
+        const gen = scanCore(input, '', (d) => sqlDate(this.ds, d));
+        let step = gen.next();
+        while (!step.done) {
+          const s = step.value;
+          const stmt = this.prepared(db, s.sql);
+          step = gen.next(s.kind === 'all' ? stmt.all(...s.params) : stmt.run(...s.params));
+        }
+        return step.value;
+      })
+      .immediate();
+  }
+
+  private prepared(db: SqliteDb, sql: string) {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  private async executeMariadb(input: ScanInput): Promise<CoreResult> {
+    for (let attempt = 1; ; attempt++) {
+      const qr = this.ds.createQueryRunner();
+      try {
+        await qr.connect();
+        await qr.startTransaction('READ COMMITTED');
+        const gen = scanCore(input, ' FOR UPDATE', (d) => d);
+        let step = gen.next();
+        while (!step.done) {
+          const s = step.value;
+          const raw = await qr.query(s.sql, s.params);
+          step = gen.next(
+            s.kind === 'all'
+              ? raw
+              : ({ changes: Number((raw as { affectedRows?: number }).affectedRows ?? 0) } as never),
+          );
+        }
+        await qr.commitTransaction();
+        return step.value;
+      } catch (err) {
+        if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
+        const message = String((err as Error)?.message);
+        // A duplicate of this nonce committed first (another instance): answer what it stored.
+        if (/UQ_device_scan_device_nonce|Duplicate entry/i.test(message) && attempt < 3) continue;
+        if (/deadlock|lock wait timeout/i.test(message) && attempt < 5) continue;
+        throw err;
+      } finally {
+        await qr.release();
+      }
+    }
+  }
+}
+
+interface SqliteDb {
+  inTransaction: boolean;
+  prepare(sql: string): { all(...p: unknown[]): unknown[]; run(...p: unknown[]): RunResult };
+  transaction<T>(fn: () => T): { immediate(): T };
+}
+
+function requestHash(code: string, direction: string, amount: number | null): string {
+  return sha256(JSON.stringify([code, direction, amount ?? null]));
+}
+
+function conflictAnswer(nonce: string, direction: 'entry' | 'exit', at: number, lang: Lang) {
+  const decision: Decision = { allowed: false, reason: 'NONCE_CONFLICT', data: {}, info: false, effects: [] };
+  return {
+    nonce,
+    allowed: false,
+    reason: 'NONCE_CONFLICT' as const,
+    data: {},
+    info: false,
+    effects: [],
+    direction,
+    at: new Date(at).toISOString(),
+    person: null,
+    offline: true,
+    violation: false,
+    message: reasonMessage(decision, lang),
+    replay: false,
+  };
+}
+
+/** User-field values as the engine compares them (dates are kept as text). */
+function fieldValues(raw: unknown): Record<number, string | null> {
+  const values = readJson<Record<string, unknown>>(raw, {});
+  const out: Record<number, string | null> = {};
+  for (const [k, v] of Object.entries(values ?? {})) {
+    out[Number(k)] = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null;
+  }
+  return out;
+}
+
+/** Control characters out, at most 255 characters: what the failed-scan log keeps of a code. */
+const storedCode = (raw: string) =>
+  [...raw]
+    .filter((c) => !hasControlCharacter(c))
+    .join('')
+    .slice(0, 255);
+
+/**
+ * One scan: replay check, the person (locked on MariaDB), their passages under the template, the
+ * engine's decision, its effects and the scan row. A generator of statements so that the same
+ * steps run synchronously on SQLite and awaited on MariaDB.
+ */
+function* scanCore(
+  input: ScanInput,
+  lock: string,
+  date: (d: Date) => unknown,
+  // biome-ignore lint/suspicious/noExplicitAny: each step's result is typed where it is used
+): Generator<Step, CoreResult, any> {
+  const { gate } = input;
+  const prev = (yield all('SELECT requestHash, decision FROM device_scan WHERE deviceId = ? AND nonce = ?', [
+    gate.deviceId,
+    input.nonce,
+  ])) as { requestHash: string; decision: unknown }[];
+  if (prev.length) {
+    if (prev[0].requestHash !== input.requestHash) return { kind: 'conflict' };
+    return { kind: 'replay', answer: readJson<ScanAnswer>(prev[0].decision, null as never) };
+  }
+
+  let row: Record<string, unknown> | undefined;
+  const codeUsable = isAccreditationCode(input.code);
+  if (codeUsable) {
+    const rows = (yield all(
+      `SELECT id, actionId, customId, firstname, lastname, bc, days, fieldValues, credit, isUnlimited, imageId FROM accreditation WHERE bc = ? AND subjectId = ?${lock}`,
+      [input.code, gate.subjectId],
+    )) as Record<string, unknown>[];
+    row = rows[0];
+  }
+  const otherAction = !!row && !!gate.action && Number(row.actionId) !== gate.action.id;
+  let person: GatePerson | null = null;
+  let shown: ScanPerson | null = null;
+  const passages: Passage[] = [];
+  if (row && !otherAction) {
+    const id = Number(row.id);
+    const groups = (yield all('SELECT groupId FROM accreditation_group WHERE accreditationId = ? ORDER BY groupId', [
+      id,
+    ])) as { groupId: unknown }[];
+    const zones = (yield all('SELECT zoneId FROM accreditation_zone WHERE accreditationId = ? ORDER BY zoneId', [
+      id,
+    ])) as { zoneId: unknown }[];
+    if (gate.template) {
+      const rows = (yield all(
+        'SELECT type, createdAt FROM entrance WHERE deviceTemplateId = ? AND accreditationId = ? ORDER BY createdAt, id',
+        [gate.template.id, id],
+      )) as { type: unknown; createdAt: unknown }[];
+      for (const p of rows) {
+        const at = readDate(p.createdAt);
+        // an offline scan is replayed against what had happened before it (D20)
+        if (!input.offline || at <= input.at) passages.push({ type: Number(p.type) === 1 ? 1 : 0, at });
+      }
+    }
+    person = {
+      id,
+      actionId: Number(row.actionId),
+      bc: String(row.bc),
+      groupIds: groups.map((g) => Number(g.groupId)),
+      zoneIds: zones.map((z) => Number(z.zoneId)),
+      days: readJson<string[]>(row.days, []),
+      values: fieldValues(row.fieldValues),
+      credit: Number(row.credit ?? 0),
+      isUnlimited: Boolean(Number(row.isUnlimited)),
+      meals: [],
+      parking: [],
+    };
+    shown = {
+      id,
+      customId: Number(row.customId),
+      firstname: String(row.firstname),
+      lastname: String(row.lastname),
+      bc: String(row.bc),
+      imageId: num(row.imageId),
+      groupIds: person.groupIds,
+      zoneIds: person.zoneIds,
+      credit: person.credit,
+      isUnlimited: person.isUnlimited,
+    };
+  }
+
+  const decision = decide(
+    { code: input.code, direction: input.direction, amount: input.amount, at: input.at, timeZone: gate.timeZone },
+    {
+      template: gate.template,
+      action: gate.action,
+      person,
+      personOfOtherAction: otherAction,
+      state: { passages },
+      offline: input.offline,
+    },
+  );
+
+  const at = new Date(input.at);
+  const day = localDay(input.at, gate.timeZone);
+  if (person && gate.template) {
+    for (const effect of decision.effects) {
+      if (effect.kind === 'passage') {
+        yield run(
+          'INSERT INTO entrance (subjectId, actionId, accreditationId, type, deviceId, deviceTemplateId, day, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          [
+            gate.subjectId,
+            person.actionId,
+            person.id,
+            effect.type,
+            gate.deviceId,
+            gate.template.id,
+            effect.day,
+            date(at),
+          ],
+        );
+      } else if (effect.kind === 'credit') {
+        const amount = Math.abs(effect.amount);
+        if (!person.isUnlimited && amount > 0) {
+          // online a balance never goes below 0 (D13); an offline deduction is taken as it happened (D20)
+          const guard = input.offline ? '' : ' AND COALESCE(credit, 0) >= ?';
+          const res = (yield run(
+            `UPDATE accreditation SET credit = COALESCE(credit, 0) - ?, updatedAt = ? WHERE id = ?${guard}`,
+            input.offline ? [amount, date(new Date()), person.id] : [amount, date(new Date()), person.id, amount],
+          )) as RunResult;
+          if (!res.changes) throw new AppError('CREDIT_NOT_ENOUGH');
+          if (shown) shown.credit = person.credit - amount;
+        }
+        yield run(
+          'INSERT INTO credit_transaction (subjectId, accreditationId, type, price, deviceId, adminUserId, createdAt) VALUES (?, ?, 2, ?, ?, NULL, ?)',
+          [gate.subjectId, person.id, -amount, gate.deviceId, date(at)],
+        );
+      }
+      // meal and parking effects are stored by the extensions issue; a zone check is the scan row itself
+    }
+  }
+
+  if (input.offline && !person) {
+    yield run(
+      'INSERT INTO device_failed_scan (subjectId, deviceId, nonce, code, reason, scanAt, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [
+        gate.subjectId,
+        gate.deviceId,
+        input.nonce,
+        storedCode(input.rawCode),
+        decision.reason,
+        date(at),
+        date(new Date()),
+      ],
+    );
+  }
+
+  const violation = input.offline && input.stationAllowed !== null && input.stationAllowed !== decision.allowed;
+  const answer: ScanAnswer = {
+    nonce: input.nonce,
+    allowed: decision.allowed,
+    reason: decision.reason,
+    data: decision.data,
+    info: decision.info,
+    effects: decision.effects,
+    direction: input.direction,
+    at: at.toISOString(),
+    person: shown,
+    offline: input.offline,
+    violation,
+  };
+  yield run(
+    'INSERT INTO device_scan (subjectId, deviceId, nonce, requestHash, actionId, deviceTemplateId, accreditationId, direction, allowed, reason, decision, offline, violation, scanAt, day, deviceTime, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      gate.subjectId,
+      gate.deviceId,
+      input.nonce,
+      input.requestHash,
+      gate.action?.id ?? null,
+      gate.template?.id ?? null,
+      person?.id ?? null,
+      input.direction === 'entry' ? 1 : 0,
+      decision.allowed ? 1 : 0,
+      decision.reason,
+      JSON.stringify(answer),
+      input.offline ? 1 : 0,
+      violation ? 1 : 0,
+      date(at),
+      day,
+      input.deviceTime === null || Number.isNaN(input.deviceTime) ? null : date(new Date(input.deviceTime)),
+      date(new Date()),
+    ],
+  );
+  return { kind: 'answer', answer };
+}
