@@ -5,8 +5,10 @@ import {
   fieldValueText,
   type ImportRowCode,
   imageNameKey,
+  importRowSchema,
   type importSchema,
   isImageFileName,
+  REQUIRED,
 } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
 import { Injectable } from '@nestjs/common';
@@ -80,6 +82,17 @@ function parseCell(field: ActionField, text: string): unknown {
       return text;
   }
 }
+
+/**
+ * The row code of an issue of `importRowSchema` (the person and the code, checked by the same
+ * schema as `POST user`): empty, or there but not valid (too long, not an e-mail, a bad code).
+ */
+const PERSON_ROW_CODE: Record<string, { empty: ImportRowCode; invalid: ImportRowCode }> = {
+  firstname: { empty: 'EMPTY_FIRSTNAME_ON_ROW_', invalid: 'FIRSTNAME_INVALID_ON_ROW_' },
+  lastname: { empty: 'EMPTY_LASTNAME_ON_ROW_', invalid: 'LASTNAME_INVALID_ON_ROW_' },
+  email: { empty: 'EMPTY_EMAIL_ON_ROW_', invalid: 'EMAIL_INVALID_ON_ROW_' },
+  bc: { empty: 'BC_INVALID_ON_ROW_', invalid: 'BC_INVALID_ON_ROW_' },
+};
 
 const ROW_CODE_OF: Record<string, ImportRowCode> = {
   'basics.requireField': 'CUSTOM_FIELD_MANDATORY_ON_ROW_',
@@ -221,14 +234,31 @@ export class AccreditationFilesService {
             continue;
           }
           if (cells.every((c) => !c)) continue;
-          const [firstname = '', lastname = '', emailRaw = '', groupName = '', zoneNames = '', bc = ''] = cells;
+          const [firstnameCell = '', lastnameCell = '', emailCell = '', groupName = '', zoneNames = '', bcCell = ''] =
+            cells;
           const line = row.number;
-          const email = emailRaw.toLowerCase();
           const before = errors.length;
-          if (!firstname) fail(line, 'EMPTY_FIRSTNAME_ON_ROW_');
-          if (!lastname) fail(line, 'EMPTY_LASTNAME_ON_ROW_');
-          if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) fail(line, 'EMPTY_EMAIL_ON_ROW_');
-          else if (existingEmails.has(email) || seenEmails.has(email)) fail(line, 'EMAIL_EXIST_ON_ROW_');
+          const person = importRowSchema.safeParse({
+            firstname: firstnameCell,
+            lastname: lastnameCell,
+            email: emailCell,
+            bc: bcCell,
+          });
+          // one code per field, from its first issue (an empty e-mail is also not an address)
+          const failed = new Map<string, ImportRowCode>();
+          for (const issue of person.error?.issues ?? []) {
+            const field = String(issue.path[0]);
+            const codes = PERSON_ROW_CODE[field];
+            if (codes && !failed.has(field))
+              failed.set(field, issue.message === REQUIRED ? codes.empty : codes.invalid);
+          }
+          for (const code of failed.values()) fail(line, code);
+          const firstname = person.data?.firstname ?? firstnameCell;
+          const lastname = person.data?.lastname ?? lastnameCell;
+          const email = person.data?.email ?? emailCell.toLowerCase();
+          const bc = person.data?.bc ?? null;
+          const emailValid = !person.error?.issues.some((i) => i.path[0] === 'email');
+          if (emailValid && (existingEmails.has(email) || seenEmails.has(email))) fail(line, 'EMAIL_EXIST_ON_ROW_');
           const group = groupName ? groups.get(groupName.toLowerCase()) : undefined;
           if (groupName && !group) fail(line, 'GROUP_INVALID_ON_ROW_');
           let zoneIds: number[] = [];
@@ -264,7 +294,7 @@ export class AccreditationFilesService {
             }
           });
           seenEmails.add(email);
-          if (bc) wantedCodes.push(bc.toUpperCase());
+          if (bc) wantedCodes.push(bc);
           if (errors.length === before) {
             rows.push({
               line,
@@ -273,7 +303,7 @@ export class AccreditationFilesService {
               email,
               groupId: group?.id ?? null,
               zoneIds,
-              bc: bc ? bc.toUpperCase() : null,
+              bc,
               imageName: imageName || null,
               values,
               texts,

@@ -122,6 +122,68 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
     expect(again.body.error.details.rows).toEqual([{ row: 2, code: 'BC_EXIST_' }]);
   });
 
+  it('checks each row with the schema of POST user: too long or bad values are row errors, never a 500 (issue 10 item 5)', async () => {
+    const before = await count();
+    const long = 'x'.repeat(256);
+    const longEmail = `${'a'.repeat(244)}@example.com`; // 256 characters
+    const ok = (n: number) => [`Ok${n}`, 'Fine', `ok${n}@example.com`, '', '', '', 'S', '', ''];
+    const dataFile = await sheet([
+      ok(1),
+      [long, 'Long', 'long1@example.com', '', '', '', 'S', '', ''],
+      ['Long', long, 'long2@example.com', '', '', '', 'S', '', ''],
+      ['Long', 'Mail', longEmail, '', '', '', 'S', '', ''],
+      ['Bad', 'Mail', 'not-an-address', '', '', '', 'S', '', ''],
+      ['Long', 'Code', 'code1@example.com', '', '', 'C'.repeat(33), 'S', '', ''],
+      ['Space', 'Code', 'code2@example.com', '', '', 'AB 12', 'S', '', ''],
+      ['Emoji', 'Code', 'code3@example.com', '', '', 'AB😀', 'S', '', ''],
+      ['Tag', 'Code', 'code4@example.com', '', '', '<b>X', 'S', '', ''],
+      ['Slash', 'Code', 'code5@example.com', '', '', 'AB/12', 'S', '', ''],
+      ['', long, 'ok1@example.com', '', '', '', 'S', '', ''],
+    ]);
+    const res = await post('user/import', { actionId: action.id, dataFile, zonesImportType: 1 });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('IMPORT_FAILED');
+    expect(res.body.error.details.rows).toEqual([
+      { row: 3, code: 'FIRSTNAME_INVALID_ON_ROW_' },
+      { row: 4, code: 'LASTNAME_INVALID_ON_ROW_' },
+      { row: 5, code: 'EMAIL_INVALID_ON_ROW_' },
+      { row: 6, code: 'EMAIL_INVALID_ON_ROW_' },
+      { row: 7, code: 'BC_INVALID_ON_ROW_' },
+      { row: 8, code: 'BC_INVALID_ON_ROW_' },
+      { row: 9, code: 'BC_INVALID_ON_ROW_' },
+      { row: 10, code: 'BC_INVALID_ON_ROW_' },
+      { row: 11, code: 'BC_INVALID_ON_ROW_' },
+      { row: 12, code: 'EMPTY_FIRSTNAME_ON_ROW_' },
+      { row: 12, code: 'LASTNAME_INVALID_ON_ROW_' },
+      { row: 12, code: 'EMAIL_EXIST_ON_ROW_' },
+    ]);
+    expect(await count()).toBe(before);
+
+    // POST user refuses the same values with the same keys (one schema)
+    const api = await post('user', { actionId: action.id, firstname: long, lastname: long, email: longEmail });
+    expect(api.status).toBe(400);
+    expect(api.body.error.details.fields).toEqual(
+      expect.arrayContaining([
+        { path: 'firstname', key: 'basics.tooLong' },
+        { path: 'lastname', key: 'basics.tooLong' },
+        { path: 'email', key: 'basics.tooLong' },
+      ]),
+    );
+
+    // the limits themselves fit, and an imported code is one the check reads back
+    const fit = await post('user/import', {
+      actionId: action.id,
+      dataFile: await sheet([
+        ['x'.repeat(255), 'y'.repeat(255), `${'m'.repeat(243)}@example.com`, '', '', 'z'.repeat(32), 'S', '', ''],
+      ]),
+      zonesImportType: 1,
+    });
+    expect(fit.body).toEqual({ data: { imported: 1 } });
+    const found = await t.api('GET', `/api/admin/v1/user/check/${'z'.repeat(32)}`, { token: admin });
+    expect(found.body.data).toMatchObject({ firstname: 'x'.repeat(255), bc: 'Z'.repeat(32) });
+    await post('user/delete', { actionId: action.id, userId: [found.body.data.id], type: 1 });
+  });
+
   it('refuses what is not a spreadsheet with a clear code, never a crash', async () => {
     const text = `data:application/octet-stream;base64,${Buffer.from('first,last\nA,B').toString('base64')}`;
     expect(

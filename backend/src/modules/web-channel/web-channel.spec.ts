@@ -189,6 +189,28 @@ describe('web channels in the admin application (spec §3 Web channel, §4, §5,
     expect(noType.body.error.details.fields).toEqual([{ path: 'authorizationType', key: 'basics.requireField' }]);
     const noUses = await call('POST', 'web-channel', channel({ withAuthorization: true, authorizationType: 3 }));
     expect(noUses.body.error.details.fields).toEqual([{ path: 'numberUseExtCode', key: 'basics.requireField' }]);
+    // a cleared field (null or "") is empty, not 0 = unlimited (issue 10 item 9)
+    const before = (await call('GET', 'web-channel')).body.data.length;
+    for (const cleared of [null, '', ' ']) {
+      const res = await call(
+        'POST',
+        'web-channel',
+        channel({ withAuthorization: true, authorizationType: 3, numberUseExtCode: cleared }),
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.fields).toEqual([{ path: 'numberUseExtCode', key: 'basics.requireField' }]);
+    }
+    expect((await call('GET', 'web-channel')).body.data.length).toBe(before);
+    const limited = (
+      await call('POST', 'web-channel', channel({ withAuthorization: true, authorizationType: 3, numberUseExtCode: 3 }))
+    ).body.data;
+    const clearedOnEdit = await call(
+      'PUT',
+      `web-channel/${limited.id}`,
+      channel({ withAuthorization: true, authorizationType: 3, numberUseExtCode: null }),
+    );
+    expect(clearedOnEdit.body.error.details.fields).toEqual([{ path: 'numberUseExtCode', key: 'basics.requireField' }]);
+    expect((await call('GET', `web-channel/${limited.id}`)).body.data.numberUseExtCode).toBe(3);
     const negative = await call(
       'POST',
       'web-channel',
