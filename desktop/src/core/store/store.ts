@@ -1,0 +1,301 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Effect, GateAction, GatePerson, GateTemplate, Passage } from '@accredo/access';
+import Database from 'better-sqlite3';
+import { lookupHash, newSalt, open, recordKey, seal } from './crypto.js';
+
+/** A person as the device protocol's snapshot and changes send it (GatePerson plus display data). */
+export interface WirePerson extends GatePerson {
+  customId: number;
+  firstname: string;
+  lastname: string;
+  imageId: number | null;
+  /** this person's entries and exits under the device's template on the server (D2) */
+  passages: Passage[];
+}
+
+/** The non-personal rule data of the snapshot, kept in clear. */
+export interface RuleData {
+  template: GateTemplate | null;
+  action: GateAction | null;
+  timeZone: string;
+}
+
+/** An offline scan waiting for POST upload (deviceOfflineScanSchema). */
+export interface QueuedScan {
+  nonce: string;
+  code: string;
+  direction: 'entry' | 'exit';
+  scanTime: number;
+  amount: number | null;
+  allowed: boolean;
+  reason: string;
+}
+
+/** What the station knows of a person: the record opened with their code, plus its own scans. */
+export interface FoundPerson {
+  person: WirePerson;
+  /** the snapshot's passages and the station's own since, in time order */
+  passages: Passage[];
+  /** the snapshot's balance less the station's own deductions since */
+  credit: number;
+}
+
+const KIND_PASSAGE = 1;
+const KIND_CREDIT = 2;
+
+const PERSON_TABLE = (name: string) =>
+  `CREATE TABLE IF NOT EXISTS ${name} (h BLOB PRIMARY KEY, id INTEGER NOT NULL, data BLOB NOT NULL) WITHOUT ROWID`;
+
+/**
+ * The station's local SQLite store (issue 12, docs/station.md "Offline store"):
+ * - `person`: one sealed record per accreditation, found by the HMAC of its code, opened with a
+ *   key derived from the code (crypto.ts); only the accreditation id is in clear (to replace a
+ *   changed record);
+ * - `meta`: the salt, the rule data (template, action, time zone), the change cursor, last sync;
+ * - `local`: the station's own passages and deductions not yet in its copy of the server's data,
+ *   keyed by the code's hash (D2: an offline decision counts them);
+ * - `queue`: offline scans waiting for upload, written (synchronous = FULL) before the gate opens.
+ */
+export class OfflineStore {
+  readonly #db: Database.Database;
+  readonly #salt: Buffer;
+  #rules: RuleData | null | undefined;
+  readonly #stmt: {
+    find: Database.Statement<[Buffer], { data: Buffer }>;
+    local: Database.Statement<[Buffer], { kind: number; type: number; amount: number; at: number }>;
+    addLocal: Database.Statement<[Buffer, string, number, number, number, number]>;
+    enqueue: Database.Statement<[string, string, string, number, number | null, number, string]>;
+    meta: Database.Statement<[string], { value: string }>;
+    setMeta: Database.Statement<[string, string]>;
+    queueLength: Database.Statement<[], { n: number }>;
+  };
+
+  constructor(readonly file: string) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.#db = new Database(file);
+    this.#db.pragma('journal_mode = WAL');
+    // a committed queue row is on disk before the gate opens
+    this.#db.pragma('synchronous = FULL');
+    // deleted rows (uploaded scans with their codes) are overwritten, not left in free pages
+    this.#db.pragma('secure_delete = ON');
+    this.#db.exec(`
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      ${PERSON_TABLE('person')};
+      CREATE UNIQUE INDEX IF NOT EXISTS person_id ON person (id);
+      CREATE TABLE IF NOT EXISTS local (seq INTEGER PRIMARY KEY AUTOINCREMENT, h BLOB NOT NULL, nonce TEXT NOT NULL,
+        kind INTEGER NOT NULL, type INTEGER NOT NULL, amount INTEGER NOT NULL, at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS local_h ON local (h);
+      CREATE TABLE IF NOT EXISTS queue (seq INTEGER PRIMARY KEY AUTOINCREMENT, nonce TEXT NOT NULL UNIQUE,
+        code TEXT NOT NULL, direction TEXT NOT NULL, scanTime INTEGER NOT NULL, amount INTEGER,
+        allowed INTEGER NOT NULL, reason TEXT NOT NULL);
+      DROP TABLE IF EXISTS person_next;
+    `);
+    this.#stmt = {
+      find: this.#db.prepare('SELECT data FROM person WHERE h = ?'),
+      local: this.#db.prepare('SELECT kind, type, amount, at FROM local WHERE h = ? ORDER BY at, seq'),
+      addLocal: this.#db.prepare('INSERT INTO local (h, nonce, kind, type, amount, at) VALUES (?, ?, ?, ?, ?, ?)'),
+      enqueue: this.#db.prepare(
+        'INSERT INTO queue (nonce, code, direction, scanTime, amount, allowed, reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      meta: this.#db.prepare('SELECT value FROM meta WHERE key = ?'),
+      setMeta: this.#db.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
+      queueLength: this.#db.prepare('SELECT COUNT(*) AS n FROM queue'),
+    };
+    const salt = this.#meta('salt');
+    if (salt) this.#salt = Buffer.from(salt, 'base64');
+    else {
+      this.#salt = newSalt();
+      this.#stmt.setMeta.run('salt', this.#salt.toString('base64'));
+    }
+  }
+
+  static open(file: string): OfflineStore {
+    return new OfflineStore(file);
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  // ---- rule data and sync state (in clear: nothing personal) ----
+
+  rules(): RuleData | null {
+    if (this.#rules === undefined) {
+      const raw = this.#meta('rules');
+      this.#rules = raw ? (JSON.parse(raw) as RuleData) : null;
+    }
+    return this.#rules;
+  }
+
+  cursor(): string | null {
+    return this.#meta('cursor');
+  }
+
+  setCursor(cursor: string | null): void {
+    if (cursor === null) this.#db.prepare('DELETE FROM meta WHERE key = ?').run('cursor');
+    else this.#stmt.setMeta.run('cursor', cursor);
+  }
+
+  lastSyncAt(): number | null {
+    const v = this.#meta('lastSyncAt');
+    return v === null ? null : Number(v);
+  }
+
+  setLastSyncAt(at: number): void {
+    this.#stmt.setMeta.run('lastSyncAt', String(at));
+  }
+
+  /** The sequence of the station's latest own scan (see `applyChanges`). */
+  localSeq(): number {
+    const row = this.#db.prepare('SELECT MAX(seq) AS s FROM local').get() as { s: number | null };
+    return row.s ?? 0;
+  }
+
+  // ---- people ----
+
+  /** A new full snapshot goes to a staging table; `finishSnapshot` swaps it in at once. */
+  beginSnapshot(): void {
+    this.#db.exec(`DROP TABLE IF EXISTS person_next; ${PERSON_TABLE('person_next')}`);
+  }
+
+  putSnapshotPage(people: WirePerson[]): void {
+    const insert = this.#db.prepare('INSERT OR REPLACE INTO person_next (h, id, data) VALUES (?, ?, ?)');
+    this.#db.transaction(() => {
+      for (const p of people) {
+        const [h, data] = this.#sealPerson(p);
+        insert.run(h, p.id, data);
+      }
+    })();
+  }
+
+  /**
+   * The staged snapshot replaces the people; the station's own scans recorded up to `seqAtStart`
+   * are in it now (the server had them when the snapshot was read), unless still queued.
+   */
+  finishSnapshot(rules: RuleData, cursor: string | null, seqAtStart: number): void {
+    this.#db.transaction(() => {
+      this.#db.exec(
+        'DROP TABLE person; ALTER TABLE person_next RENAME TO person; CREATE UNIQUE INDEX IF NOT EXISTS person_id ON person (id)',
+      );
+      this.#db.prepare('DELETE FROM local WHERE seq <= ? AND nonce NOT IN (SELECT nonce FROM queue)').run(seqAtStart);
+      this.#stmt.setMeta.run('rules', JSON.stringify(rules));
+      this.setCursor(cursor);
+    })();
+    this.#rules = rules;
+  }
+
+  /**
+   * People changed since the cursor replace their records (found by id: the code may have changed);
+   * their passages as read by the server include the station's own scans up to `seqAtStart`.
+   */
+  applyChanges(people: WirePerson[], cursor: string | null, seqAtStart: number): void {
+    const byId = this.#db.prepare('DELETE FROM person WHERE id = ?');
+    const insert = this.#db.prepare('INSERT OR REPLACE INTO person (h, id, data) VALUES (?, ?, ?)');
+    const forget = this.#db.prepare(
+      'DELETE FROM local WHERE h = ? AND seq <= ? AND nonce NOT IN (SELECT nonce FROM queue)',
+    );
+    this.#db.transaction(() => {
+      for (const p of people) {
+        const [h, data] = this.#sealPerson(p);
+        byId.run(p.id);
+        insert.run(h, p.id, data);
+        forget.run(h, seqAtStart);
+      }
+      this.setCursor(cursor);
+    })();
+  }
+
+  /** The person of a (normalised) code, opened with that code; null when unknown. */
+  find(code: string): FoundPerson | null {
+    const h = lookupHash(this.#salt, code);
+    const row = this.#stmt.find.get(h);
+    if (!row) return null;
+    const plain = open(recordKey(this.#salt, code), h, row.data);
+    if (!plain) return null;
+    const person = JSON.parse(plain.toString('utf8')) as WirePerson;
+    let passages = person.passages;
+    let credit = person.credit;
+    const local = this.#stmt.local.all(h);
+    if (local.length) {
+      passages = [...passages];
+      for (const l of local) {
+        if (l.kind === KIND_PASSAGE) passages.push({ type: l.type === 1 ? 1 : 0, at: l.at });
+        else credit -= l.amount;
+      }
+      passages.sort((a, b) => a.at - b.at);
+    }
+    return { person, passages, credit };
+  }
+
+  /** How many people the store holds. */
+  count(): number {
+    return (this.#db.prepare('SELECT COUNT(*) AS n FROM person').get() as { n: number }).n;
+  }
+
+  // ---- the station's own scans ----
+
+  /** An online decision's effects, so later offline decisions count them (D2). */
+  recordOnline(code: string, nonce: string, effects: Effect[], at: number): void {
+    if (!effects.some((e) => e.kind === 'passage' || e.kind === 'credit')) return;
+    const h = lookupHash(this.#salt, code);
+    this.#db.transaction(() => this.#addEffects(h, nonce, effects, at))();
+  }
+
+  /** An offline scan: queued with its effects in one durable transaction, before the gate opens. */
+  recordOffline(scan: QueuedScan, effects: Effect[]): void {
+    const h = lookupHash(this.#salt, scan.code);
+    this.#db.transaction(() => {
+      this.#stmt.enqueue.run(
+        scan.nonce,
+        scan.code,
+        scan.direction,
+        scan.scanTime,
+        scan.amount,
+        scan.allowed ? 1 : 0,
+        scan.reason,
+      );
+      this.#addEffects(h, scan.nonce, effects, scan.scanTime);
+    })();
+  }
+
+  queueLength(): number {
+    return this.#stmt.queueLength.get()?.n ?? 0;
+  }
+
+  /** The oldest queued scans. */
+  queued(limit: number): QueuedScan[] {
+    const rows = this.#db
+      .prepare('SELECT nonce, code, direction, scanTime, amount, allowed, reason FROM queue ORDER BY seq LIMIT ?')
+      .all(limit) as (Omit<QueuedScan, 'allowed'> & { allowed: number })[];
+    return rows.map((r) => ({ ...r, allowed: r.allowed === 1 }));
+  }
+
+  /** Removes the scans the server acknowledged (and only those). */
+  acknowledge(nonces: string[]): void {
+    const del = this.#db.prepare('DELETE FROM queue WHERE nonce = ?');
+    this.#db.transaction(() => {
+      for (const n of nonces) del.run(n);
+    })();
+  }
+
+  // ---- internals ----
+
+  #addEffects(h: Buffer, nonce: string, effects: Effect[], at: number) {
+    for (const e of effects) {
+      if (e.kind === 'passage') this.#stmt.addLocal.run(h, nonce, KIND_PASSAGE, e.type, 0, at);
+      else if (e.kind === 'credit') this.#stmt.addLocal.run(h, nonce, KIND_CREDIT, 0, Math.abs(e.amount), at);
+    }
+  }
+
+  #sealPerson(p: WirePerson): [Buffer, Buffer] {
+    const h = lookupHash(this.#salt, p.bc);
+    return [h, seal(recordKey(this.#salt, p.bc), h, Buffer.from(JSON.stringify(p), 'utf8'))];
+  }
+
+  #meta(key: string): string | null {
+    return this.#stmt.meta.get(key)?.value ?? null;
+  }
+}
