@@ -1,5 +1,12 @@
+import { catalogueKeys, LANGUAGES, resources } from '@accredo/i18n';
 import { describe, expect, it } from 'vitest';
-import { accreditationCodeSchema, accreditationSchema, importRowSchema, isAccreditationCode } from './accreditation.js';
+import {
+  accreditationCodeSchema,
+  accreditationSchema,
+  IMPORT_ROW_CODES,
+  importRowSchema,
+  isAccreditationCode,
+} from './accreditation.js';
 import { mailTemplateSchema } from './setup.js';
 import { subjectUpdateSchema } from './subject.js';
 import { onlineRegistrationSchema } from './web-channel.js';
@@ -48,6 +55,13 @@ describe('one schema for the person of an accreditation (issue 10 item 5)', () =
       lastname: 'basics.requireField',
       email: 'basics.emailNotValid',
     });
+  });
+
+  it('every import row code has its message in every language (the web shows them)', () => {
+    for (const language of LANGUAGES) {
+      const known = new Set(catalogueKeys(resources[language]));
+      expect(IMPORT_ROW_CODES.filter((c) => !known.has(`accreditationImport.codes.${c}`))).toEqual([]);
+    }
   });
 
   it('255 characters fit (the columns are varchar 255)', () => {
