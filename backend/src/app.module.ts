@@ -47,6 +47,10 @@ import { DeviceSessions } from './modules/device/device-sessions.service.js';
 import { GateCache } from './modules/device/gate-cache.service.js';
 import { GateService } from './modules/device/gate.service.js';
 import { ReportService } from './modules/device/report.service.js';
+import { LiveController } from './modules/device/live.controller.js';
+import { LiveService } from './modules/device/live.service.js';
+import { SimulateController } from './modules/device/simulate.controller.js';
+import { SimulateService } from './modules/device/simulate.service.js';
 import { ManageController } from './modules/manage/manage.controller.js';
 import { OnlineController } from './modules/web-channel/online.controller.js';
 import { OnlineService } from './modules/web-channel/online.service.js';
@@ -94,6 +98,8 @@ export const CONTROLLERS = [
   DeviceController,
   ReportController,
   DeviceProtocolController,
+  SimulateController,
+  LiveController,
 ];
 
 @Module({})
@@ -151,6 +157,8 @@ export class AppModule {
         DeviceProtocolService,
         GateService,
         ReportService,
+        SimulateService,
+        LiveService,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: TenantInterceptor },
