@@ -29,6 +29,7 @@ import { AccreditationFilterIndexes1763870000000 } from './migrations/1763870000
 import { EntranceEntity } from '../modules/accreditation/entrance.entity.js';
 import { ImageImportEntity } from '../modules/accreditation/image-import.entity.js';
 import { MailAccreditation1763840000000 } from './migrations/1763840000000-mail-accreditation.js';
+import { MailRecovery1764000100000 } from './migrations/1764000100000-mail-recovery.js';
 import {
   AccreditationEntity,
   AccreditationGroupEntity,
@@ -94,6 +95,7 @@ export const MIGRATIONS = [
   Entrance1763850000000,
   AccreditationSearchIndex1763860000000,
   AccreditationFilterIndexes1763870000000,
+  MailRecovery1764000100000,
   Device1764000200000,
 ];
 

@@ -78,6 +78,8 @@ export interface MailHistoryEntry {
   date: string;
   status: string;
   fail: string | null;
+  /** sent again after an interrupted send whose outcome was unknown: the person may have it twice */
+  uncertain: boolean;
   adminUser: string | null;
   mailTemplate: string | null;
   note: string | null;

@@ -62,7 +62,7 @@ export class AccreditationHistoryService {
     const [mails, prints, entrances] = await Promise.all([
       latest(
         'mail_queue',
-        't.id, t.accreditationId, t.status, t.sentAt, t.createdAt, t.failReason, t.note, u.name AS adminUser, m.name AS mailTemplate',
+        't.id, t.accreditationId, t.status, t.sentAt, t.createdAt, t.failReason, t.uncertain, t.note, u.name AS adminUser, m.name AS mailTemplate',
         'LEFT JOIN admin_user u ON u.id = t.adminUserId LEFT JOIN mail_template m ON m.id = t.mailTemplateId',
       ),
       latest(
@@ -77,6 +77,7 @@ export class AccreditationHistoryService {
         date: iso(r.sentAt ?? r.createdAt),
         status: String(r.status),
         fail: (r.failReason as string | null) ?? null,
+        uncertain: Boolean(Number(r.uncertain)),
         adminUser: (r.adminUser as string | null) ?? null,
         mailTemplate: (r.mailTemplate as string | null) ?? null,
         note: (r.note as string | null) ?? null,

@@ -114,4 +114,28 @@ describe.skipIf(skip)('mail queue over BullMQ', () => {
     expect(await repo.findOneByOrFail({ id: row.id })).toMatchObject({ status: 'sent', attempts: 1 });
     expect(smtp.mails.filter((m) => m.to.includes('orphan@example.com'))).toHaveLength(1);
   });
+
+  it('sends again, with the same Message-ID, a mail whose worker died mid-send, and marks it uncertain', async () => {
+    const repo = t.ds.getRepository(MailQueueEntity);
+    const stale = new Date(Date.now() - 10 * 60_000);
+    // as a worker killed during the send leaves it (issue 10 item 8)
+    const row = await repo.save(
+      repo.create({
+        recipient: 'killed@example.com',
+        subject: 'Killed',
+        bodyText: 'b',
+        status: 'sending',
+        attempts: 0,
+        claimedAt: stale,
+        nextAttemptAt: stale,
+        createdAt: stale,
+      }),
+    );
+    // No flush: a drain job of the instances' poll recovers it.
+    await waitForQueue(t, 15_000);
+    expect(await repo.findOneByOrFail({ id: row.id })).toMatchObject({ status: 'sent', uncertain: true, attempts: 2 });
+    const got = smtp.mails.filter((m) => m.to.includes('killed@example.com'));
+    expect(got).toHaveLength(1);
+    expect(got[0].raw).toContain(`Message-ID: ${t.app.get(MailService).messageId(row)}`);
+  });
 });

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { DateColumn } from '../../database/columns.js';
+import { BoolColumn, DateColumn } from '../../database/columns.js';
 
 export type MailStatus = 'waiting' | 'sending' | 'sent' | 'error';
 
@@ -44,6 +44,14 @@ export class MailQueueEntity {
 
   @Column({ type: 'text', nullable: true })
   failReason: string | null;
+
+  /**
+   * The send was interrupted (the process died while the mail was `sending`) and the mail was sent
+   * again with the same Message-ID: over SMTP the first attempt may have arrived too, so the person
+   * may have it twice. Shown in the person's mail history.
+   */
+  @BoolColumn(false)
+  uncertain: boolean;
 
   @Column({ type: 'int', nullable: true })
   adminUserId: number | null;

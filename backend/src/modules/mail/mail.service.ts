@@ -40,8 +40,8 @@ const POLL_MS = 5_000;
 const INSERT_CHUNK = 200;
 /** Mails one instance sends at once (the SMTP pool has as many connections). */
 const CONCURRENCY = 4;
-export const INTERRUPTED_REASON =
-  'Sending was interrupted (the server stopped during the send); not retried so that nobody gets the mail twice';
+/** The reason of a mail whose every send was interrupted (a mail that kills the worker is not retried forever). */
+export const INTERRUPTED_REASON = `Sending was interrupted ${MAX_ATTEMPTS} times (the server stopped during each send); given up`;
 
 type MailJob = { name: 'send'; data: { id: number } } | { name: 'drain'; data: Record<string, never> };
 
@@ -77,6 +77,23 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
 
   get mode(): 'bullmq' | 'local' {
     return this.config.redisUrl ? 'bullmq' : 'local';
+  }
+
+  /**
+   * The Message-ID of a queue row, the same on every attempt (a receiver may drop the second copy
+   * of a mail re-sent after an interrupted send) and unique across installations and databases
+   * (the row's creation instant and the server's host name, not the id alone).
+   */
+  messageId(mail: Pick<MailQueueEntity, 'id' | 'createdAt'>): string {
+    return `<mail-${mail.id}.${mail.createdAt.getTime().toString(36)}@${this.host}>`;
+  }
+
+  private get host(): string {
+    try {
+      return new URL(this.config.publicUrl).hostname || 'accredo';
+    } catch {
+      return 'accredo';
+    }
   }
 
   async enqueue(request: MailRequest): Promise<MailQueueEntity> {
@@ -249,7 +266,7 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Sends everything due; resolves when the queue has nothing due. */
   private async drain(): Promise<void> {
-    await this.releaseStale();
+    await this.recoverInterrupted();
     for (;;) {
       if (this.stopped) return;
       const due = await this.queue.find({
@@ -268,15 +285,48 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   /**
-   * At most once: a mail still 'sending' long after its claim belongs to a worker that died in the
-   * middle of the send. Whether the server took it is unknown, so it is not sent again; it becomes
-   * an error with that reason, visible in the person's mail history, and the admin can send anew.
+   * Nothing is lost: a mail still 'sending' long after its claim belongs to a worker that died in
+   * the middle of the send, and it is sent again with the same Message-ID. The outbox knows whether
+   * it was written (its file exists whole or not at all); over SMTP the outcome is unknown, so at
+   * most the mails in flight can arrive twice, and those are marked `uncertain` for the admin (the
+   * person's mail history shows it). The interrupted send counts as an attempt: a mail whose send
+   * kills the process every time is given up after MAX_ATTEMPTS with that reason.
    */
-  private async releaseStale(): Promise<void> {
-    await this.queue.update(
-      { status: 'sending', claimedAt: LessThan(new Date(Date.now() - CLAIM_TIMEOUT_MS)) },
-      { status: 'error', claimedAt: null, failReason: INTERRUPTED_REASON },
-    );
+  async recoverInterrupted(): Promise<number> {
+    const cutoff = new Date(Date.now() - CLAIM_TIMEOUT_MS);
+    const stale = await this.queue.find({
+      select: { id: true, attempts: true, recipient: true },
+      where: { status: 'sending', claimedAt: LessThan(cutoff) },
+      order: { id: 'ASC' },
+    });
+    const uncertain = this.transport.mode === 'smtp';
+    let recovered = 0;
+    for (const mail of stale) {
+      const attempts = mail.attempts + 1;
+      const final = attempts >= MAX_ATTEMPTS;
+      // Conditional on the stale claim: another instance recovering the same row changes it once.
+      const done = await this.queue.update(
+        { id: mail.id, status: 'sending', claimedAt: LessThan(cutoff) },
+        final
+          ? { status: 'error', attempts, claimedAt: null, failReason: INTERRUPTED_REASON }
+          : {
+              status: 'waiting',
+              attempts,
+              claimedAt: null,
+              nextAttemptAt: new Date(),
+              ...(uncertain ? { uncertain } : {}),
+            },
+      );
+      if (!done.affected) continue;
+      recovered++;
+      this.logger.warn(
+        final
+          ? `Mail ${mail.id} to ${mail.recipient}: ${INTERRUPTED_REASON}`
+          : `Mail ${mail.id} to ${mail.recipient}: its send was interrupted; sending it again with the same Message-ID` +
+              (uncertain ? ' (the first attempt may have arrived)' : ''),
+      );
+    }
+    return recovered;
   }
 
   private async sendOne(mail: MailQueueEntity): Promise<void> {
@@ -289,6 +339,7 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
     try {
       await this.transport.send({
         id: mail.id,
+        messageId: this.messageId(mail),
         from: this.config.mailFrom,
         to: mail.recipient,
         cc: mail.cc,

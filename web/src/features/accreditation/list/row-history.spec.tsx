@@ -15,9 +15,19 @@ const row = accreditationRow(1, {
   history: {
     mail: [
       {
+        date: '2026-11-22T09:30:00.000Z',
+        status: 'sent',
+        fail: null,
+        uncertain: true,
+        adminUser: 'Eve',
+        mailTemplate: 'Reminder',
+        note: null,
+      },
+      {
         date: '2026-11-22T09:00:00.000Z',
         status: 'error',
         fail: 'mailbox full',
+        uncertain: false,
         adminUser: 'Eve',
         mailTemplate: 'Welcome',
         note: null,
@@ -35,6 +45,14 @@ describe('accreditation list: row history and entrance filter (spec §2)', () =>
     const tip = await screen.findByRole('tooltip');
     expect(within(tip).getByText(t('accreditationHistory.mails'))).toBeInTheDocument();
     expect(within(tip).getByText(/Welcome · .* · mailbox full · Eve/)).toBeInTheDocument();
+    // a mail sent again after an interrupted send says the person may have it twice; the others do not
+    const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const sent = t('accreditationHistory.mailStatus.sent');
+    const uncertain = t('accreditationHistory.mailUncertain');
+    expect(
+      within(tip).getByText(new RegExp(`Reminder · ${literal(sent)} · ${literal(uncertain)} · Eve$`)),
+    ).toBeInTheDocument();
+    expect(within(tip).getAllByText(new RegExp(literal(uncertain)))).toHaveLength(1);
     expect(
       within(tip).getByText(
         new RegExp(`${t('accreditationHistory.entry')} · ${t('accreditationHistory.device', { id: 4 })}`),

@@ -40,6 +40,7 @@ export function RowHistory({ row }: { row: AccreditationRow }) {
             m.mailTemplate,
             t(`accreditationHistory.mailStatus.${m.status}`, { defaultValue: m.status }),
             m.fail,
+            m.uncertain ? t('accreditationHistory.mailUncertain') : null,
             m.adminUser,
           ]
             .filter(Boolean)
