@@ -9,16 +9,13 @@ import { i18n } from '../../../app/i18n';
 import { notifyError } from '../../../app/notify';
 import { bulkErrorKey } from './bulk-modals';
 
-/** Spec §9: the badges print themselves after 500 ms (their images and fonts have loaded by then). */
-export const PRINT_DELAY_MS = 500;
-
 /**
  * The print frame may run the print trigger and open the print dialog, nothing else: without
  * allow-same-origin its document has an opaque origin, so script in a template or a group's html
  * (admin-written, printed as written) can neither read the admin token nor reach this page.
  */
 export const PRINT_FRAME_SANDBOX = 'allow-scripts allow-modals';
-/** web/public/print-frame.js: prints the frame's document after PRINT_DELAY_MS (served from this origin). */
+/** web/public/print-frame.js: prints the frame's document 500 ms after it loaded (spec §9), a file of this origin. */
 export const PRINT_SCRIPT = '/print-frame.js';
 
 function escapeText(text: string): string {
