@@ -70,6 +70,10 @@ import access_cs from './locales/access/cs.json' with { type: 'json' };
 import access_sk from './locales/access/sk.json' with { type: 'json' };
 import access_en from './locales/access/en.json' with { type: 'json' };
 import access_de from './locales/access/de.json' with { type: 'json' };
+import device_cs from './locales/device/cs.json' with { type: 'json' };
+import device_sk from './locales/device/sk.json' with { type: 'json' };
+import device_en from './locales/device/en.json' with { type: 'json' };
+import device_de from './locales/device/de.json' with { type: 'json' };
 import gate_cs from './locales/gate/cs.json' with { type: 'json' };
 import gate_sk from './locales/gate/sk.json' with { type: 'json' };
 import gate_en from './locales/gate/en.json' with { type: 'json' };
@@ -102,6 +106,7 @@ const AREAS: Record<Language, object[]> = {
     online_cs,
     mail_cs,
     access_cs,
+    device_cs,
     gate_cs,
   ],
   sk: [
@@ -122,6 +127,7 @@ const AREAS: Record<Language, object[]> = {
     online_sk,
     mail_sk,
     access_sk,
+    device_sk,
     gate_sk,
   ],
   en: [
@@ -142,6 +148,7 @@ const AREAS: Record<Language, object[]> = {
     online_en,
     mail_en,
     access_en,
+    device_en,
     gate_en,
   ],
   de: [
@@ -162,6 +169,7 @@ const AREAS: Record<Language, object[]> = {
     online_de,
     mail_de,
     access_de,
+    device_de,
     gate_de,
   ],
 };

@@ -16,7 +16,9 @@ import { templateRoutes } from '../features/template/routes';
 import { zoneRoutes } from '../features/zone/routes';
 import { webChannelRoutes } from '../features/web-channel/routes';
 import { onlineRoutes } from '../features/online/routes';
+import { gateRoutes } from '../features/gate/routes';
 import { customFieldRoutes } from '../features/custom-field/routes';
+import { deviceRoutes } from '../features/device/routes';
 import { AdminUserDetailPage } from '../features/admin-user/admin-user-detail-page';
 import { AdminUserListPage } from '../features/admin-user/admin-user-list-page';
 import { LoginPage } from '../features/auth/login-page';
@@ -99,10 +101,7 @@ export const adminRoutes: RouteObject[] = [
   ...groupsRoutes,
   ...zoneRoutes,
   ...customFieldRoutes,
-  placeholder('device/settings', 'menu.deviceSettings', [['device', 'getDeviceKey']]),
-  placeholder('device/rules/*', 'menu.deviceRules', [['deviceTemplate', 'get']]),
-  placeholder('device/report/*', 'menu.deviceReports', [['report', 'getReport']]),
-  placeholder('device/*', 'menu.deviceList', [['device', 'getDevice']]),
+  ...deviceRoutes,
   ...webChannelRoutes,
   ...templateRoutes,
   { path: '*', element: <NotFoundPage /> },
@@ -135,6 +134,7 @@ export const manageRoutes: RouteObject[] = [
 
 export const appRoutes: RouteObject[] = [
   ...onlineRoutes,
+  ...gateRoutes,
   {
     element: <PublicLayout />,
     errorElement: <RouteError />,

@@ -1,5 +1,6 @@
 import type { RightPair } from '@accredo/domain';
 import {
+  IconActivity,
   IconBuildingCommunity,
   IconCalendarEvent,
   IconCpu,
@@ -91,6 +92,7 @@ export const ADMIN_MENU: MenuSection[] = [
       { label: 'menu.deviceList', to: '/device', icon: IconCpu, rights: [['device', 'getDevice']] },
       { label: 'menu.deviceRules', to: '/device/rules', icon: IconRouteSquare, rights: [['deviceTemplate', 'get']] },
       { label: 'menu.deviceReports', to: '/device/report', icon: IconReport, rights: [['report', 'getReport']] },
+      { label: 'menu.deviceLive', to: '/device/live', icon: IconActivity, rights: [['report', 'getReport']] },
     ],
   },
   {
