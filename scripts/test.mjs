@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { must, root, run, tsc } from './lib.mjs';
+import { must, root, run } from './lib.mjs';
+import { typecheck } from './typecheck.mjs';
 
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-test-'));
@@ -46,11 +47,7 @@ console.log('• lint and format (Biome)');
 await must(process.execPath, [path.join(root, 'node_modules/@biomejs/biome/bin/biome'), 'check', '.']);
 
 console.log('• types (tsc)');
-await must(process.execPath, [tsc, '-b', 'libs/domain', 'libs/i18n', 'libs/templates', 'libs/access']);
-await must(process.execPath, [tsc, '-p', 'backend/tsconfig.json', '--noEmit']);
-await must(process.execPath, [tsc, '-p', 'web/tsconfig.json', '--noEmit']);
-await must(process.execPath, [tsc, '-p', 'e2e/tsconfig.json', '--noEmit']);
-await must(process.execPath, [tsc, '-p', 'desktop/tsconfig.json', '--noEmit']);
+await typecheck();
 
 const mariadbUrl = process.env.TEST_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';
 const { hostname, port } = new URL(mariadbUrl);
