@@ -17,6 +17,7 @@ import { zoneRoutes } from '../features/zone/routes';
 import { webChannelRoutes } from '../features/web-channel/routes';
 import { onlineRoutes } from '../features/online/routes';
 import { gateRoutes } from '../features/gate/routes';
+import { gateRoutes } from '../features/gate/routes';
 import { customFieldRoutes } from '../features/custom-field/routes';
 import { deviceRoutes } from '../features/device/routes';
 import { AdminUserDetailPage } from '../features/admin-user/admin-user-detail-page';
@@ -134,6 +135,7 @@ export const manageRoutes: RouteObject[] = [
 
 export const appRoutes: RouteObject[] = [
   ...onlineRoutes,
+  ...gateRoutes,
   ...gateRoutes,
   {
     element: <PublicLayout />,
