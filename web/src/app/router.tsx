@@ -17,7 +17,6 @@ import { zoneRoutes } from '../features/zone/routes';
 import { webChannelRoutes } from '../features/web-channel/routes';
 import { onlineRoutes } from '../features/online/routes';
 import { gateRoutes } from '../features/gate/routes';
-import { gateRoutes } from '../features/gate/routes';
 import { customFieldRoutes } from '../features/custom-field/routes';
 import { deviceRoutes } from '../features/device/routes';
 import { AdminUserDetailPage } from '../features/admin-user/admin-user-detail-page';
@@ -135,7 +134,6 @@ export const manageRoutes: RouteObject[] = [
 
 export const appRoutes: RouteObject[] = [
   ...onlineRoutes,
-  ...gateRoutes,
   ...gateRoutes,
   {
     element: <PublicLayout />,
