@@ -178,7 +178,7 @@ describe('gate screen: scanning', () => {
         ok(
           answer({
             nonce: body.nonce,
-            data: { used: 1, allowed: 1, daily: true },
+            data: { used: 1, allowed: 1, daily: 1 },
             effects: [{ kind: 'entrance', type: 1 }] as never,
           }),
         ),
