@@ -9,7 +9,13 @@ import { deviceRoutes } from './routes';
 
 const name = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 const actions = [{ id: 1, name: name('Festival') }];
-const template = { id: 5, name: 'Main gate', actionId: 1, zoneId: null, data: { mode: 1, rules: [], globalRule: null } };
+const template = {
+  id: 5,
+  name: 'Main gate',
+  actionId: 1,
+  zoneId: null,
+  data: { mode: 1, rules: [], globalRule: null },
+};
 
 const device = (id: number, patch: Partial<DeviceDto> = {}): DeviceDto => ({
   id,
@@ -50,7 +56,8 @@ describe('devices list and detail', () => {
         device(2, { paired: false, lastSeenAt: null }),
       ],
       'GET device/1': device(1, { deviceTemplateId: 5, deviceTemplate: { id: 5, name: 'Main gate', actionId: 1 } }),
-      'PUT device/1': (body: Record<string, unknown>) => device(1, { ...body, deviceTemplate: null } as Partial<DeviceDto>),
+      'PUT device/1': (body: Record<string, unknown>) =>
+        device(1, { ...body, deviceTemplate: null } as Partial<DeviceDto>),
     });
     const { user, router } = renderWithSession(deviceRoutes, '/device');
     const row1 = await screen.findByRole('row', { name: /Gate 1/ });
@@ -71,7 +78,9 @@ describe('devices list and detail', () => {
     expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
     await user.type(uid, 'NEW-UID');
     await user.click(screen.getByRole('button', { name: t('basics.save') }));
-    await waitFor(() => expect(bodyOf(api.calls, 'PUT', 'device/1')).toEqual({ name: 'Gate 1', uid: 'NEW-UID', deviceTemplateId: 5 }));
+    await waitFor(() =>
+      expect(bodyOf(api.calls, 'PUT', 'device/1')).toEqual({ name: 'Gate 1', uid: 'NEW-UID', deviceTemplateId: 5 }),
+    );
   });
 
   it('deletes a device after a confirmation that it is unpaired', async () => {
