@@ -55,7 +55,8 @@ const PERSON_TABLE = (name: string) =>
  * - `meta`: the salt, the rule data (template, action, time zone), the change cursor, last sync;
  * - `local`: the station's own passages and deductions not yet in its copy of the server's data,
  *   keyed by the code's hash (D2: an offline decision counts them);
- * - `queue`: offline scans waiting for upload, written (synchronous = FULL) before the gate opens.
+ * - `queue`: offline scans waiting for upload, committed with synchronous = FULL (the write-ahead
+ *   log synced) before the decision is returned, so before the gate opens.
  */
 export class OfflineStore {
   readonly #db: Database.Database;
@@ -75,8 +76,9 @@ export class OfflineStore {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.#db = new Database(file);
     this.#db.pragma('journal_mode = WAL');
-    // a committed queue row is on disk before the gate opens
-    this.#db.pragma('synchronous = FULL');
+    // NORMAL: what the server already has (people, online scans, acknowledgements) may be lost with
+    // the power and is read again; an offline scan's commit switches to FULL (recordOffline)
+    this.#db.pragma('synchronous = NORMAL');
     // deleted rows (uploaded scans with their codes) are overwritten, not left in free pages
     this.#db.pragma('secure_delete = ON');
     this.#db.exec(`
@@ -247,6 +249,16 @@ export class OfflineStore {
   /** An offline scan: queued with its effects in one durable transaction, before the gate opens. */
   recordOffline(scan: QueuedScan, effects: Effect[]): void {
     const h = lookupHash(this.#salt, scan.code);
+    // FULL: the commit syncs the write-ahead log, so the scan is on disk when this returns
+    this.#db.pragma('synchronous = FULL');
+    try {
+      this.#queueTx(h, scan, effects);
+    } finally {
+      this.#db.pragma('synchronous = NORMAL');
+    }
+  }
+
+  #queueTx(h: Buffer, scan: QueuedScan, effects: Effect[]) {
     this.#db.transaction(() => {
       this.#stmt.enqueue.run(
         scan.nonce,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Decision, decide, type Effect, normalizeCode, type Passage } from '@accredo/access';
 import type { OfflineStore, RuleData, WirePerson } from '../store/store.js';
-import { DeviceApi, type Fetch, ServerRefused, ServerUnreachable } from './api.js';
+import { DeviceApi, type Fetch, ServerRefused } from './api.js';
 import { type Clock, systemClock } from './clock.js';
 
 export interface GateClientOptions {
