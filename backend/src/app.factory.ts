@@ -7,7 +7,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
 import { ErrorFilter } from './common/error.filter.js';
-import { addWebHooks, serveWebApp } from './common/web-app.js';
+import { addWebHooks, serveWebApp, setSecurityHeaders } from './common/web-app.js';
 import type { AppConfig } from './config/config.js';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -19,12 +19,13 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const adapter: FastifyAdapter = new FastifyAdapter({
     // What Fastify answers itself (malformed URL, over-long parameter, unparsable request) gets the
     // error envelope too; the security hook Nest would run there still runs.
-    ...filter.fastifyOptions((request, reply) =>
+    ...filter.fastifyOptions((request, reply) => {
       (adapter as unknown as { securityHook?: (req: unknown, res: unknown) => void }).securityHook?.(
         request,
         reply.raw,
-      ),
-    ),
+      );
+      setSecurityHeaders(request.url, reply);
+    }),
     // Room for a 10 MB spreadsheet sent as base64 (spec §7 import) and photo batches.
     bodyLimit: 16 * 1024 * 1024,
     trustProxy: process.env.TRUST_PROXY === '1' || process.env.TRUST_PROXY === 'true',

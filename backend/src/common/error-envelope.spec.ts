@@ -73,6 +73,10 @@ describe('every answer of the API has the one error envelope (issue 10 item 7)',
     const res = await t.api('GET', '/api/admin/v1/action/%E0%A4%A');
     expectApi(res, 'BAD_REQUEST');
     expect(res.body.error.details).toEqual({ reason: 'FST_ERR_BAD_URL' });
+    // answered before any hook, yet with the security headers of every answer (item 6)
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     expectApi(await t.api('GET', '/login/%E0%A4%A'), 'BAD_REQUEST');
     // in the caller's language like every other error
     const en = await t.api('GET', '/api/admin/v1/action/%E0%A4%A', { headers: { 'accept-language': 'en' } });

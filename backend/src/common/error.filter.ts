@@ -8,6 +8,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError } from './app-error.js';
 import type { AppRequest } from './request.js';
+import { RAW_SECURITY_HEADERS } from './web-app.js';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
@@ -117,7 +118,7 @@ export class ErrorFilter implements ExceptionFilter {
         if (socket.writable)
           socket.write(
             `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
-              `Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
+              `Content-Type: application/json; charset=utf-8\r\n${RAW_SECURITY_HEADERS}` +
               `Content-Length: ${Buffer.byteLength(body)}\r\n` +
               `Connection: close\r\n\r\n${body}`,
           );

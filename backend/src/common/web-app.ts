@@ -47,16 +47,29 @@ export function addWebHooks(fastify: FastifyInstance): void {
     if (pathname.endsWith('.map') || (req.is404 && pathname.startsWith(`/${HASHED_DIR}/`))) return notFound(req, reply);
   });
   fastify.addHook('onSend', async (req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    const type = String(reply.getHeader('content-type') ?? '');
-    if (type.startsWith('text/html')) reply.header('content-security-policy', HTML_CSP);
-    else if (req.url.startsWith('/api/') && !reply.hasHeader('content-security-policy'))
-      reply.header('content-security-policy', DATA_CSP);
+    setSecurityHeaders(req.url, reply);
     return payload;
   });
 }
+
+/**
+ * The security headers of one answer, by its kind. Also called for what Fastify answers before any
+ * hook runs (a malformed URL, an over-long parameter: see ErrorFilter.fastifyOptions).
+ */
+export function setSecurityHeaders(url: string, reply: Pick<FastifyReply, 'header' | 'getHeader' | 'hasHeader'>): void {
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  const type = String(reply.getHeader('content-type') ?? '');
+  if (type.startsWith('text/html')) reply.header('content-security-policy', HTML_CSP);
+  else if (url.startsWith('/api/') && !reply.hasHeader('content-security-policy'))
+    reply.header('content-security-policy', DATA_CSP);
+}
+
+/** The same headers written by hand, for answers made on the raw socket (ErrorFilter). */
+export const RAW_SECURITY_HEADERS =
+  'X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n' +
+  `Referrer-Policy: strict-origin-when-cross-origin\r\nContent-Security-Policy: ${DATA_CSP}\r\n`;
 
 /**
  * Serves the built web app (issue 10 item 11): hashed files under assets/ cached for a year as
