@@ -87,7 +87,8 @@ describe('the headless station (npm run station)', () => {
       expect(settings.data.relay.url).toBe('http://admin:***@10.0.0.9/relay/0?turn=on');
       expect(JSON.stringify(settings)).not.toContain('secret');
 
-      const missing = await fetch(`${station.server.url}/nothing`);
+      // any other path outside /api/ is the web app's (gate-bridge.spec.ts)
+      const missing = await fetch(`${station.server.url}/api/nothing`);
       expect(missing.status).toBe(404);
       expect(await missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Not found', details: null } });
     } finally {
