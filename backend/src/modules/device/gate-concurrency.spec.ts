@@ -14,7 +14,7 @@ describe('the gate under concurrent scans', () => {
 
   it('200 scans of one person at once over 4 devices sharing a template with entrances=3 let in exactly 3', async () => {
     const tpl = await w.template(entryRules(w.groups[0].id, 3));
-    const gates = [];
+    const gates: { token: string; id: number }[] = [];
     for (let i = 0; i < 4; i++) gates.push(await w.device(`race-${i}`, tpl.id));
     const eva = await w.person(1);
     const answers = await Promise.all(

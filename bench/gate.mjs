@@ -1,0 +1,178 @@
+// Benchmark (issue 11): online gate decisions over HTTP. Seeds 100,000 accreditations of one action
+// (each in a group), a mode-1 template with unlimited entrances (so every scan writes its passage),
+// pairs 8 devices through the protocol, then sends scans from a worker thread (its own core) with a
+// number of requests in flight, each device in turn, random people, unique nonces. Prints
+// decisions/s and p50/p99 latency, next to a bare Fastify hello-world measured by the same client
+// in the same run.
+//
+//   node bench/gate.mjs [--db sqlite|mariadb] [--rows 100000] [--scans 10000] [--concurrency 32]
+// (build first: npm run build). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+
+/** The client: `total` requests, `concurrency` in flight, one keep-alive agent. */
+async function load({ url, total, concurrency, requests }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const target = new URL(url);
+  const latencies = [];
+  let next = 0;
+  let failed = 0;
+  const one = (i) =>
+    new Promise((resolve) => {
+      const r = requests ? requests(i) : null;
+      const t0 = performance.now();
+      const req = http.request(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: r ? 'POST' : 'GET',
+          headers: r ? { 'content-type': 'application/json', authorization: r.token } : {},
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - t0);
+            if (res.statusCode !== 200) failed++;
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        failed++;
+        resolve();
+      });
+      req.end(r ? r.body : undefined);
+    });
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await one(next++);
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
+  return { perSecond: Math.round(total / seconds), p50: q(0.5), p99: q(0.99), failed };
+}
+
+if (!isMainThread) {
+  const { kind, url, total, concurrency, tokens, codes } = workerData;
+  let requests = null;
+  if (kind === 'scan') {
+    const run = Date.now().toString(36);
+    requests = (i) => ({
+      token: tokens[i % tokens.length],
+      body: JSON.stringify({
+        code: codes[(i * 7919) % codes.length],
+        direction: 'entry',
+        nonce: `b${run}-${i}`,
+      }),
+    });
+  }
+  parentPort.postMessage(await load({ url, total, concurrency, requests }));
+} else {
+  const { values } = parseArgs({
+    options: {
+      db: { type: 'string', default: 'sqlite' },
+      rows: { type: 'string', default: '100000' },
+      scans: { type: 'string', default: '10000' },
+      concurrency: { type: 'string', default: '32' },
+    },
+  });
+  const { startBench } = await import('./lib.mjs');
+  const ROWS = Number(values.rows);
+  const SCANS = Number(values.scans);
+  const CONCURRENCY = Number(values.concurrency);
+  const inWorker = (data) =>
+    new Promise((resolve, reject) => {
+      const w = new Worker(new URL(import.meta.url), { workerData: data });
+      w.once('message', resolve);
+      w.once('error', reject);
+    });
+
+  // bare Fastify, same client, same machine, same run
+  const Fastify = (await import('fastify')).default;
+  const bare = Fastify();
+  bare.get('/', async () => ({ hello: 'world' }));
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const bareUrl = `http://127.0.0.1:${bare.server.address().port}/`;
+  await inWorker({ kind: 'get', url: bareUrl, total: 2000, concurrency: CONCURRENCY });
+  const hello = await inWorker({ kind: 'get', url: bareUrl, total: SCANS * 2, concurrency: CONCURRENCY });
+  await bare.close();
+
+  const { ds, base, call, subjectId, now, stop } = await startBench(values.db);
+  const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const action = (
+    await call('POST', '/action', {
+      name: { cs: 'Gate bench' },
+      dateFrom: `${day(-1)}T00:00`,
+      dateTo: `${day(30)}T23:59`,
+    })
+  ).data;
+  const group = (await call('POST', '/groups', { name: 'Visitors', actionId: action.id })).data;
+  const t0 = performance.now();
+  const BATCH = 500;
+  await ds.transaction(async (m) => {
+    for (let i = 0; i < ROWS; i += BATCH) {
+      const n = Math.min(BATCH, ROWS - i);
+      const rows = [];
+      const params = [];
+      for (let k = 0; k < n; k++) {
+        const id = i + k + 1;
+        rows.push("(?, ?, ?, ?, ?, ?, ?, ?, '[]', '{}', 0, 0, 'admin', ?, ?)");
+        const bc = `GB${String(id).padStart(14, '0')}`;
+        params.push(subjectId, action.id, id, `F${id}`, `L${id}`, `g${id}@example.com`, bc, bc.toLowerCase(), now, now);
+      }
+      await m.query(
+        `INSERT INTO accreditation (subjectId, actionId, customId, firstname, lastname, email, bc, search, days, fieldValues, printCount, isUnlimited, source, createdAt, updatedAt) VALUES ${rows.join(',')}`,
+        params,
+      );
+    }
+    await m.query(
+      'INSERT INTO accreditation_group (accreditationId, groupId) SELECT id, ? FROM accreditation WHERE actionId = ?',
+      [group.id, action.id],
+    );
+  });
+  console.log(`seeded ${ROWS} accreditations in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const template = (
+    await call('POST', '/device-template', {
+      name: 'Main gate',
+      actionId: action.id,
+      data: { mode: 1, rules: [{ groupId: group.id, entrances: 0 }] },
+    })
+  ).data;
+  const key = (await call('GET', '/device/key')).data;
+  const device = base.replace('/api/admin/v1', '/api/device/v1');
+  const tokens = [];
+  for (let i = 0; i < 8; i++) {
+    const res = await fetch(`${device}/pair`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: key.bc, uid: `bench-${i}`, name: `Gate ${i}` }),
+    });
+    const { token, device: d } = (await res.json()).data;
+    await call('PUT', `/device/${d.id}`, { name: `Gate ${i}`, uid: `bench-${i}`, deviceTemplateId: template.id });
+    tokens.push(`Bearer ${token}`);
+  }
+  const codes = Array.from({ length: ROWS }, (_, i) => `GB${String(i + 1).padStart(14, '0')}`);
+  const scanUrl = `${device}/scan`;
+  await inWorker({ kind: 'scan', url: scanUrl, total: 1000, concurrency: CONCURRENCY, tokens, codes }); // warm-up
+  const gate = await inWorker({ kind: 'scan', url: scanUrl, total: SCANS, concurrency: CONCURRENCY, tokens, codes });
+  const [{ n }] = await ds.query('SELECT COUNT(*) AS n FROM entrance WHERE deviceTemplateId = ?', [template.id]);
+  await stop();
+
+  const f = (x) => x.toFixed(1);
+  console.log(`\n${values.db}, ${ROWS} accreditations, 8 devices, ${CONCURRENCY} in flight`);
+  console.log(`| run | req/s | p50 ms | p99 ms | failed |\n|---|---|---|---|---|`);
+  console.log(
+    `| bare Fastify hello-world | ${hello.perSecond} | ${f(hello.p50)} | ${f(hello.p99)} | ${hello.failed} |`,
+  );
+  console.log(
+    `| POST api/device/v1/scan (${SCANS}) | ${gate.perSecond} | ${f(gate.p50)} | ${f(gate.p99)} | ${gate.failed} |`,
+  );
+  console.log(`passages written: ${n}`);
+}
