@@ -33,6 +33,7 @@ import { CameraScanner } from '../accreditation/detail/camera-scanner';
 import { beep } from './beep';
 import { GateDecision, type Shown } from './gate-decision';
 import { GateLanguageSelect, gateErrorText } from './gate-shared';
+import type { StationConnection, StationEvent } from './station-events';
 
 /** A decision stays on the screen this long, then the screen is ready for the next person. */
 export const DECISION_SHOWN_MS = 5000;
@@ -47,10 +48,14 @@ export interface GateScreenProps {
   onUnpaired: () => void;
   /** timeouts and retries of a scan (tests shorten them) */
   network?: GateNetwork;
+  /** the Accredo Station serving this screen: its readers' scans and decisions are shown too */
+  station?: StationConnection | null;
 }
 
-const isEditable = (el: Element | null) =>
-  !!el && (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement);
+const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image']);
+/** A field that takes typed text (the amount, a name): keys pressed there stay there. */
+const isTextEntry = (el: Element | null) =>
+  (el instanceof HTMLInputElement && !NOT_TEXT.has(el.type)) || el instanceof HTMLTextAreaElement;
 
 /**
  * The paired gate (issue 11 "The gate screen in the browser"): codes from a keyboard-wedge
@@ -59,7 +64,7 @@ const isEditable = (el: Element | null) =>
  * shown big and coloured with the person and the reason in the operator's language, with a sound,
  * and clears itself for the next scan. Direction (F2), amount in mode 2, a session counter.
  */
-export function GateScreen({ onUnpaired, network }: GateScreenProps) {
+export function GateScreen({ onUnpaired, network, station }: GateScreenProps) {
   const { t, i18n } = useTranslation();
   const config = useQuery({ queryKey: GATE_CONFIG_KEY, queryFn: gateApi.config, refetchInterval: 60_000 });
   const screen = config.data?.screen;
@@ -90,7 +95,7 @@ export function GateScreen({ onUnpaired, network }: GateScreenProps) {
   const focusInput = useCallback(() => {
     if (!mounted.current) return;
     const active = document.activeElement;
-    if (active && active !== document.body && active !== inputRef.current && isEditable(active)) return;
+    if (active !== inputRef.current && isTextEntry(active)) return;
     inputRef.current?.focus();
   }, []);
 
@@ -109,7 +114,8 @@ export function GateScreen({ onUnpaired, network }: GateScreenProps) {
     writeStorage(GATE_STORAGE.direction, value);
   }, []);
 
-  // F2 switches the direction from anywhere; a key pressed with nothing focused goes to the code field
+  // F2 switches the direction from anywhere; a scanner's keystrokes go to the code field unless the
+  // operator is typing in another text field (a toggle, button or the language select keeps none)
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'F2') {
@@ -117,9 +123,8 @@ export function GateScreen({ onUnpaired, network }: GateScreenProps) {
         if (directions.length > 1) chooseDirection(direction === 'entry' ? 'exit' : 'entry');
         return;
       }
-      if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
-        const active = document.activeElement;
-        if (!active || active === document.body) inputRef.current?.focus();
+      if (event.key.length === 1 && event.key !== ' ' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        if (!isTextEntry(document.activeElement)) inputRef.current?.focus();
       }
     };
     window.addEventListener('keydown', onKey);
@@ -184,6 +189,30 @@ export function GateScreen({ onUnpaired, network }: GateScreenProps) {
       beep('refused');
     }
   };
+
+  // a station's hardware readers: their codes are decided at the station and shown here the same way
+  const onStationEvent = useRef<(event: StationEvent) => void>(() => undefined);
+  onStationEvent.current = (event) => {
+    if (event.type === 'scan') show({ kind: 'checking', code: event.data.code }, false);
+    else if (event.type === 'paired') void config.refetch();
+    else if (event.type === 'failed') {
+      const key = `errors.${event.data.error}`;
+      const message = t(key) === key ? event.data.message : t(key);
+      show({ kind: 'failed', code: event.data.code, message }, true);
+      beep('refused');
+    } else if (event.type === 'decision') {
+      const { answer, code: value } = event.data;
+      setCounts((c) => ({
+        count: c.count + 1,
+        allowed: c.allowed + (answer.allowed ? 1 : 0),
+        refused: c.refused + (answer.allowed ? 0 : 1),
+      }));
+      show({ kind: 'decision', code: value, answer, message: explain(answer, config.data) }, true);
+      beep(answer.allowed ? (answer.info ? 'info' : 'allowed') : 'refused');
+    }
+  };
+  const subscribe = station?.subscribe;
+  useEffect(() => subscribe?.((event) => onStationEvent.current(event)), [subscribe]);
 
   /** Scans are decided one after another, each with the direction and amount of its moment. */
   const submit = (raw: string) => {

@@ -268,9 +268,15 @@ describe('gate screen: scanning', () => {
 
     await user.click(screen.getByRole('radio', { name: 'Entry' }));
     expect(screen.getByRole('radio', { name: 'Entry' })).toBeChecked();
-    await scan(user, 'JANA0001');
+    // a scanner's keystrokes after a click on the toggle still land in the code field
+    await user.keyboard('PETR0002{Enter}');
     await waitFor(() => expect(api.scans()).toHaveLength(2));
-    expect(api.scans()[1].body.direction).toBe('entry');
+    expect(api.scans()[1].body).toMatchObject({ code: 'PETR0002', direction: 'entry' });
+    await user.click(screen.getByRole('switch', { name: 'Scan with the camera' }));
+    await user.click(screen.getByRole('switch', { name: 'Scan with the camera' }));
+    await user.keyboard('EVA00003{Enter}');
+    await waitFor(() => expect(api.scans()).toHaveLength(3));
+    expect(api.scans()[2].body.code).toBe('EVA00003');
   });
 
   it('sends the amount in mode 2', async () => {
