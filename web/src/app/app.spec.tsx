@@ -123,7 +123,7 @@ describe('admin application', () => {
 
   it('shows the not-yet-available page for a later area the user may open', async () => {
     mockAdminApi({ 'GET authorization': session() });
-    renderRoutes(appRoutes, ['/device']);
+    renderRoutes(appRoutes, ['/action-extension']);
     expect(await screen.findByText(t('basics.notYetAvailable'))).toBeInTheDocument();
   });
 
