@@ -1,10 +1,9 @@
 import { hasRight } from '@accredo/domain';
-import { barcodeSvg } from '@accredo/templates';
 import { Alert, Box, Button, Code, CopyButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deviceApi } from '../../api/device';
 import { useAdminSession } from '../../app/admin-session';
@@ -16,7 +15,17 @@ import { DEVICE_KEY_KEY, DEVICES_KEY } from './shared';
 /** A code as a scannable QR image (the same bwip-js drawing as badges) with its text beneath. */
 function CodeCard({ title, hint, code, testId }: { title: string; hint: string; code: string; testId: string }) {
   const { t } = useTranslation();
-  const svg = useMemo(() => barcodeSvg(code, 'qrcode').replace(/width="30mm"/, 'width="220"'), [code]);
+  const [svg, setSvg] = useState('');
+  useEffect(() => {
+    let live = true;
+    // the badge engine's drawing (bwip-js), loaded only on this page: the rest of the app does not need it
+    void import('@accredo/templates').then(({ barcodeSvg }) => {
+      if (live) setSvg(barcodeSvg(code, 'qrcode').replace(/width="30mm"/, 'width="220"'));
+    });
+    return () => {
+      live = false;
+    };
+  }, [code]);
   return (
     <Paper withBorder p="md" w={300} maw="100%" component="section" aria-label={title} data-testid={testId}>
       <Title order={2} size="h5" mb={4}>

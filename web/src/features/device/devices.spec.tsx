@@ -124,10 +124,10 @@ describe('device settings', () => {
     const { user } = renderWithSession(deviceRoutes, '/device/settings');
     const pair = await screen.findByTestId('pair-code');
     expect(within(pair).getByText(key.bc)).toBeInTheDocument();
-    expect(within(pair).getByRole('img', { name: key.bc }).tagName.toLowerCase()).toBe('svg');
+    expect((await within(pair).findByRole('img', { name: key.bc })).tagName.toLowerCase()).toBe('svg');
     const clear = screen.getByTestId('clear-code');
     expect(within(clear).getByText(key.bcClear)).toBeInTheDocument();
-    expect(within(clear).getByRole('img', { name: key.bcClear })).toBeInTheDocument();
+    expect(await within(clear).findByRole('img', { name: key.bcClear })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: t('device.rotate') }));
     const dialog = await screen.findByRole('dialog');
