@@ -1,26 +1,38 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Encryption at rest of the offline store (issue 12, docs/station.md "Offline store"):
- * - a record is found by `lookupHash(code)` = HMAC-SHA256 keyed with the store's random salt;
- * - it is sealed with AES-256-GCM under `recordKey(code)` = HKDF-SHA256(code, salt, info), so only
- *   someone holding the code can open it; the lookup hash is bound as additional data, so a record
- *   moved to another slot does not open either.
- * Both are one keyed hash each (a few microseconds): see docs/station.md for why no slow KDF.
+ * - HKDF-SHA256 (RFC 5869) of the code with the store's random 32-byte salt gives two independent
+ *   values: `lookupHash` (info "lookup"), the record's slot, and `recordKey` (info "record");
+ * - a record is sealed with AES-256-GCM under the record key, so only someone holding the code can
+ *   open it; the lookup hash is bound as additional data, so a record moved to another slot does
+ *   not open either.
+ * Three HMACs a code (microseconds): see docs/station.md for why no slow KDF.
  */
-const RECORD_INFO = Buffer.from('accredo-station-record-v1');
-const LOOKUP_PREFIX = Buffer.from('accredo-station-lookup-v1\n');
+const LOOKUP_INFO = Buffer.from('accredo-station-lookup-v1\x01');
+const RECORD_INFO = Buffer.from('accredo-station-record-v1\x01');
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 export const newSalt = (): Buffer => randomBytes(32);
 
+/** HKDF-Extract (RFC 5869): the pseudo-random key of a code under the store's salt. */
+const extract = (salt: Buffer, code: string): Buffer => createHmac('sha256', salt).update(code, 'utf8').digest();
+/** HKDF-Expand to one 32-byte block (T(1) = HMAC(PRK, info ‖ 0x01)). */
+const expand = (prk: Buffer, info: Buffer): Buffer => createHmac('sha256', prk).update(info).digest();
+
+/** The code's slot and record key: HKDF-SHA256(code, salt) expanded with two different infos. */
+export function derive(salt: Buffer, code: string): { lookup: Buffer; key: Buffer } {
+  const prk = extract(salt, code);
+  return { lookup: expand(prk, LOOKUP_INFO), key: expand(prk, RECORD_INFO) };
+}
+
 export function lookupHash(salt: Buffer, code: string): Buffer {
-  return createHmac('sha256', salt).update(LOOKUP_PREFIX).update(code, 'utf8').digest();
+  return expand(extract(salt, code), LOOKUP_INFO);
 }
 
 export function recordKey(salt: Buffer, code: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', Buffer.from(code, 'utf8'), salt, RECORD_INFO, 32));
+  return expand(extract(salt, code), RECORD_INFO);
 }
 
 /** iv ‖ ciphertext ‖ tag */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Effect, GateAction, GatePerson, GateTemplate, Passage } from '@accredo/access';
 import Database from 'better-sqlite3';
-import { lookupHash, newSalt, open, recordKey, seal } from './crypto.js';
+import { derive, lookupHash, newSalt, open, seal } from './crypto.js';
 
 /** A person as the device protocol's snapshot and changes send it (GatePerson plus display data). */
 export interface WirePerson extends GatePerson {
@@ -212,10 +212,10 @@ export class OfflineStore {
 
   /** The person of a (normalised) code, opened with that code; null when unknown. */
   find(code: string): FoundPerson | null {
-    const h = lookupHash(this.#salt, code);
+    const { lookup: h, key } = derive(this.#salt, code);
     const row = this.#stmt.find.get(h);
     if (!row) return null;
-    const plain = open(recordKey(this.#salt, code), h, row.data);
+    const plain = open(key, h, row.data);
     if (!plain) return null;
     const person = JSON.parse(plain.toString('utf8')) as WirePerson;
     let passages = person.passages;
@@ -303,8 +303,8 @@ export class OfflineStore {
   }
 
   #sealPerson(p: WirePerson): [Buffer, Buffer] {
-    const h = lookupHash(this.#salt, p.bc);
-    return [h, seal(recordKey(this.#salt, p.bc), h, Buffer.from(JSON.stringify(p), 'utf8'))];
+    const { lookup: h, key } = derive(this.#salt, p.bc);
+    return [h, seal(key, h, Buffer.from(JSON.stringify(p), 'utf8'))];
   }
 
   #meta(key: string): string | null {

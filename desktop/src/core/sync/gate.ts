@@ -370,13 +370,16 @@ export class GateClient {
     const seq = this.store.localSeq();
     const first = await this.#snapshot(0);
     this.store.beginSnapshot();
-    this.store.putSnapshotPage(first.people);
-    let next = first.next;
+    let page: SnapshotPage = first;
     // bounded: 100,000 pages are 200 million people
-    for (let page = 1; next !== null && page < 100_000; page++) {
-      const more = await this.#snapshot(next);
-      this.store.putSnapshotPage(more.people);
-      next = more.next;
+    for (let n = 1; n <= 100_000; n++) {
+      // the next page is asked for before this one is sealed, so the server works meanwhile
+      const next = page.next !== null ? this.#snapshot(page.next) : null;
+      next?.catch(() => undefined);
+      if (next) await new Promise((resolve) => setImmediate(resolve));
+      this.store.putSnapshotPage(page.people);
+      if (!next) break;
+      page = await next;
     }
     this.store.finishSnapshot(
       { template: first.template, action: first.action, timeZone: first.timeZone },
