@@ -431,7 +431,8 @@ export class GateClient {
         code: code.slice(0, 1000),
         direction,
         scanTime: at,
-        amount,
+        // what the upload schema takes (an integer within ±10⁹): anything else is AMOUNT_INVALID anyway
+        amount: Number.isInteger(amount) && Math.abs(amount as number) <= 1_000_000_000 ? amount : null,
         allowed: decision.allowed,
         reason: decision.reason,
       },
