@@ -141,12 +141,7 @@ const pause = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(reso
 
 export const gateApi = {
   pair: (code: string, name: string) =>
-    call<DevicePairResult>(
-      'POST',
-      'pair',
-      { code, uid: gateUid(), name, appVersion: 'web-gate' },
-      { auth: false },
-    ),
+    call<DevicePairResult>('POST', 'pair', { code, uid: gateUid(), name, appVersion: 'web-gate' }, { auth: false }),
   unpair: (code: string) => call<{ unpaired: boolean }>('POST', 'unpair', { code }),
   config: () => call<GateConfig>('GET', 'config'),
   /**
