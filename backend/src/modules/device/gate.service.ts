@@ -141,9 +141,9 @@ export class GateService {
     const results: (ReturnType<GateService['present']> & { conflict?: boolean })[] = [];
     let violations = 0;
     let failed = 0;
-    for (const { s } of ordered) {
+    const replay = (s: (typeof ordered)[number]['s']) => {
       const code = normalizeCode(s.code);
-      const result = await this.once(`${auth.deviceId}:${s.nonce}`, () =>
+      return this.once(`${auth.deviceId}:${s.nonce}`, () =>
         this.execute({
           gate,
           code,
@@ -158,15 +158,22 @@ export class GateService {
           stationAllowed: s.allowed ?? null,
         }),
       );
+    };
+    // SQLite: queued in scan-time order, they are decided in that order in one group commit;
+    // MariaDB: one after another, each seeing the writes of the earlier ones.
+    const outcomes: CoreResult[] = [];
+    if (isSqlite(this.ds)) outcomes.push(...(await Promise.all(ordered.map(({ s }) => replay(s)))));
+    else for (const { s } of ordered) outcomes.push(await replay(s));
+    ordered.forEach(({ s }, k) => {
+      const result = outcomes[k];
       if (result.kind === 'conflict') {
         results.push({ ...conflictAnswer(s.nonce, s.direction, s.scanTime, lang), conflict: true });
-        continue;
+        return;
       }
-      const shown = this.present(result.answer, lang, result.kind === 'replay');
       if (result.answer.violation) violations++;
       if (!result.answer.person) failed++;
-      results.push(shown);
-    }
+      results.push(this.present(result.answer, lang, result.kind === 'replay'));
+    });
     return { results, violations, failed };
   }
 
