@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Decision, decide, type Effect, normalizeCode, type Passage } from '@accredo/access';
-import type { OfflineStore, RuleData, WirePerson } from '../store/store.js';
+import type { OfflineStore, QueuedScan, RuleData, WirePerson } from '../store/store.js';
 import { DeviceApi, type Fetch, ServerRefused } from './api.js';
 import { type Clock, systemClock } from './clock.js';
 
@@ -100,6 +100,12 @@ interface ServerAnswer {
   violation?: boolean;
   replay?: boolean;
   conflict?: boolean;
+}
+
+interface UploadAnswer {
+  results: ServerAnswer[];
+  violations: number;
+  failed: number;
 }
 
 interface SnapshotPage extends RuleData {
@@ -320,12 +326,7 @@ export class GateClient {
     for (let batch = 0; batch < this.#o.maxBatchesPerRound; batch++) {
       const scans = this.store.queued(this.#o.uploadBatch);
       if (!scans.length) break;
-      const answer = await this.api.request<{ results: ServerAnswer[]; violations: number; failed: number }>(
-        'POST',
-        'upload',
-        { scans },
-        this.#o.requestTimeoutMs,
-      );
+      const answer = await this.#uploadBatch(scans);
       const byNonce = new Map(scans.map((s) => [s.nonce, s]));
       const acknowledged: string[] = [];
       for (const r of answer.results) {
@@ -354,6 +355,46 @@ export class GateClient {
       if (!acknowledged.length) break;
     }
     return { sent, violations, failed };
+  }
+
+  /**
+   * POST upload. A batch the server refuses as invalid (400) is sent again one scan at a time, and
+   * a single scan it refuses is dropped into the violation report with the error's code: one bad
+   * row must not hold the queue forever (the server takes every well-formed scan, D20).
+   */
+  async #uploadBatch(scans: QueuedScan[]): Promise<UploadAnswer> {
+    const send = (batch: QueuedScan[]) =>
+      this.api.request<UploadAnswer>('POST', 'upload', { scans: batch }, this.#o.requestTimeoutMs);
+    try {
+      return await send(scans);
+    } catch (err) {
+      if (!(err instanceof ServerRefused) || err.status !== 400) throw err;
+    }
+    const merged: UploadAnswer = { results: [], violations: 0, failed: 0 };
+    for (const scan of scans) {
+      try {
+        const one = await send([scan]);
+        merged.results.push(...one.results);
+        merged.violations += one.violations;
+        merged.failed += one.failed;
+      } catch (err) {
+        if (!(err instanceof ServerRefused) || err.status !== 400) throw err;
+        merged.results.push({
+          nonce: scan.nonce,
+          allowed: false,
+          reason: err.code,
+          data: {},
+          info: false,
+          effects: [],
+          direction: scan.direction,
+          at: new Date(scan.scanTime).toISOString(),
+          person: null,
+          violation: true,
+        });
+        merged.failed++;
+      }
+    }
+    return merged;
   }
 
   async #snapshot(after: number) {
