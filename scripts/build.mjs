@@ -18,3 +18,8 @@ if (stale('web/dist/index.html', 'web/src', 'web/public', 'web/index.html', 'web
   console.log('• building web/');
   await must(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: `${import.meta.dirname}/../web` });
 }
+if (stale('desktop/dist/core/main.js', 'desktop/src', 'desktop/tsconfig.json', 'desktop/tsconfig.build.json')) {
+  // the station's core (npm run station, the e2e's headless station) and the Electron shell
+  console.log('• building desktop/');
+  await must(process.execPath, [tsc, '-p', 'desktop/tsconfig.build.json']);
+}
