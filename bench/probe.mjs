@@ -1,0 +1,834 @@
+// Probe (issue 10, "Done when"): the built server probed as an attacker and a careless client would.
+// Starts the built server on a fresh database (SQLite, or MariaDB with --db mariadb), seeds two
+// subjects (a superuser each, an admin without rights, an operator, one row of every kind in the
+// first subject, a paired gate device), then walks every route of every controller and sends each a
+// bounded set of malformed requests: wrong types, 10 kB and 1 MB strings, control characters, emoji,
+// <script>, negative/huge/float ids, missing/extra fields, arrays or scalars instead of objects, null
+// and empty bodies, 150-character path parameters, malformed percent-encoding, wrong content types.
+// Also: cross-tenant probes (the second subject's superuser on every route that takes an id, with the
+// first subject's real ids: must be 404), rights probes (an admin without rights: 403), the device
+// protocol with unknown, malformed and revoked tokens, and the security headers of the HTML pages.
+//
+// Flags: any 5xx; a non-2xx answer that is not {error:{code,message,details}}; a 2xx JSON answer
+// without {data}; a missing nosniff / X-Frame-Options (and CSP on HTML); an answer slower than 2 s;
+// no answer within 10 s; a failing health check after a route. Prints a summary table and the
+// failing examples; exit code 1 if anything was flagged.
+//
+//   node bench/probe.mjs [--db sqlite|mariadb] [--per-route 60] [--max-seconds 900] [--only substring]
+// (build first: npm run build). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
+// Everything goes to 127.0.0.1; at most --per-route requests per route and --max-seconds in total.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(import.meta.dirname, '..');
+const { values: opts } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    'per-route': { type: 'string', default: '60' },
+    'max-seconds': { type: 'string', default: '900' },
+    only: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+const PER_ROUTE = Number(opts['per-route']);
+const DEADLINE = Date.now() + Number(opts['max-seconds']) * 1000;
+const SLOW_MS = 2000;
+const TIMEOUT_MS = 10_000;
+const PASSWORD = 'probe-password-1';
+const OPERATOR = 'operator@probe.test';
+
+// ---------------------------------------------------------------- server
+
+const { createApp } = await import(`${root}/backend/dist/app.factory.js`);
+const { loadConfig } = await import(`${root}/backend/dist/config/config.js`);
+const { hashPassword } = await import(`${root}/backend/dist/common/crypto.js`);
+const { CONTROLLERS } = await import(`${root}/backend/dist/app.module.js`);
+const { ACCESS_KEY } = await import(`${root}/backend/dist/common/access.js`);
+const { METHOD_METADATA, PATH_METADATA } = await import('@nestjs/common/constants.js');
+const { RequestMethod } = await import('@nestjs/common');
+const { DataSource } = await import('typeorm');
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-probe-'));
+const dbName = `accredo_probe_${Date.now().toString(36)}`;
+const mariadb = process.env.TEST_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';
+const webDist = path.join(root, 'web', 'dist');
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'error',
+  PASSWORD_HASH_COST: '10',
+  PUBLIC_URL: 'http://probe.test',
+  OPERATOR_EMAIL: OPERATOR,
+  OPERATOR_PASSWORD: PASSWORD,
+  WEB_DIST: fs.existsSync(path.join(webDist, 'index.html')) ? webDist : path.join(dataDir, 'none'),
+  ...(opts.db === 'mariadb' ? { DATABASE_URL: `${mariadb}/${dbName}` } : {}),
+});
+const app = await createApp(config);
+await app.listen(0, '127.0.0.1');
+const port = app.getHttpServer().address().port;
+const ds = app.get(DataSource);
+
+async function stop() {
+  await app.close();
+  if (opts.db === 'mariadb') {
+    const admin = await new DataSource({ type: 'mariadb', url: `${mariadb}/` }).initialize();
+    await admin.query(`DROP DATABASE IF EXISTS \`${dbName}\``);
+    await admin.destroy();
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------- HTTP
+
+/** One raw request (the path is sent exactly as given); never throws. */
+function send({ method = 'GET', path: p, headers = {}, body }) {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const buf = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(String(body));
+    const h = { ...headers };
+    if (buf !== undefined && h['content-length'] === undefined) h['content-length'] = String(buf.length);
+    let done = false;
+    const finish = (r) => {
+      if (done) return;
+      done = true;
+      resolve({ ...r, ms: performance.now() - t0 });
+    };
+    const req = http.request({ host: '127.0.0.1', port, method, path: p, headers: h, agent: false }, (res) => {
+      const chunks = [];
+      let size = 0;
+      res.on('data', (c) => {
+        size += c.length;
+        if (size <= 4_000_000) chunks.push(c);
+      });
+      res.on('end', () =>
+        finish({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+      );
+      res.on('error', (e) => finish({ status: 0, headers: {}, text: '', error: String(e) }));
+    });
+    req.setTimeout(TIMEOUT_MS, () => {
+      req.destroy();
+      finish({ status: 0, headers: {}, text: '', error: `no answer within ${TIMEOUT_MS} ms` });
+    });
+    req.on('error', (e) => finish({ status: 0, headers: {}, text: '', error: String(e) }));
+    req.end(buf);
+  });
+}
+
+async function api(method, p, { token, manage, device, body, headers = {} } = {}) {
+  const h = { ...headers };
+  if (token) h.authorization = token;
+  if (manage) h['authorization-manage'] = manage;
+  if (device) h.authorization = device;
+  if (body !== undefined) h['content-type'] = 'application/json';
+  const res = await send({ method, path: p, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  let parsed;
+  try {
+    parsed = JSON.parse(res.text);
+  } catch {}
+  return { ...res, body: parsed };
+}
+async function must(method, p, options) {
+  const res = await api(method, p, options);
+  if (res.status < 200 || res.status > 299)
+    throw new Error(`set-up ${method} ${p}: ${res.status} ${res.text.slice(0, 400)}`);
+  return res.body.data;
+}
+
+// ---------------------------------------------------------------- seed
+
+const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
+const q = opts.db === 'mariadb' ? '`' : '"';
+async function subject(name) {
+  await ds.query(
+    `INSERT INTO subject (name, ${q}key${q}, deviceKey, pathToFiles, multiLanguage, timeZone, extensions, createdAt) VALUES (?, ?, ?, ?, 0, 'Europe/Prague', '[]', ?)`,
+    [name, name.toLowerCase(), `${name.toUpperCase()}KEY0000`.slice(0, 16), name.toLowerCase(), now],
+  );
+  const [{ id }] = await ds.query('SELECT id FROM subject WHERE pathToFiles = ?', [name.toLowerCase()]);
+  return Number(id);
+}
+async function adminUser(subjectId, login, superuser) {
+  await ds.query(
+    `INSERT INTO admin_user (subjectId, login, passwordHash, name, active, verified, superuser, manageuser, rights, language, createdAt, updatedAt) VALUES (?, ?, ?, 'Probe', 1, 1, ?, 0, '{}', 'en', ?, ?)`,
+    [subjectId, login, await hashPassword(PASSWORD, 10), superuser ? 1 : 0, now, now],
+  );
+}
+const A = '/api/admin/v1';
+const signIn = async (login) => `${(await must('POST', `${A}/login`, { body: { login, password: PASSWORD } })).token}`;
+const subjectA = await subject('ProbeA');
+const subjectB = await subject('ProbeB');
+await adminUser(subjectA, 'a@probe.test', true);
+await adminUser(subjectA, 'norights@probe.test', false);
+await adminUser(subjectB, 'b@probe.test', true);
+const tokens = {
+  a: await signIn('a@probe.test'),
+  b: await signIn('b@probe.test'),
+  none: await signIn('norights@probe.test'),
+  operator: (await must('POST', '/api/manage/v1/login', { body: { login: OPERATOR, password: PASSWORD } })).token,
+};
+const t = { token: tokens.a };
+const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+const action = await must('POST', `${A}/action`, {
+  ...t,
+  body: { name: { cs: 'SecretA action' }, dateFrom: `${day(-1)}T00:00`, dateTo: `${day(30)}T23:59` },
+});
+const zone = await must('POST', `${A}/zone`, { ...t, body: { name: 'SecretA zone', actionId: action.id } });
+const group = await must('POST', `${A}/groups`, { ...t, body: { name: 'SecretA group', actionId: action.id } });
+const field = await must('POST', `${A}/custom-field`, {
+  ...t,
+  body: { name: 'field', label: { cs: 'Field' }, customFieldType: 1 },
+});
+const template = await must('POST', `${A}/template`, { ...t, body: { name: 'Badge' } });
+const mailTemplate = await must('POST', `${A}/mail-template`, { ...t, body: { name: 'Mail', subjectFrom: 'Hello' } });
+const user = await must('POST', `${A}/user`, {
+  ...t,
+  body: { actionId: action.id, firstname: 'SecretA', lastname: 'Probe', email: 'ada@probe.test', groupIds: [group.id] },
+});
+const channel = await must('POST', `${A}/web-channel`, {
+  ...t,
+  body: { name: 'SecretA form', actionId: action.id, active: true },
+});
+const admin = await must('POST', `${A}/admin-user`, {
+  ...t,
+  body: { login: 'second@probe.test', password: PASSWORD, name: 'Second', active: true },
+});
+const image = await must('POST', `${A}/image`, { ...t, body: { name: 'Pixel', baseData: PNG } });
+const deviceTemplate = await must('POST', `${A}/device-template`, {
+  ...t,
+  body: { name: 'SecretA gate', actionId: action.id, data: { mode: 1, rules: [{ groupId: group.id, entrances: 0 }] } },
+});
+const pair = async (uid) => {
+  const key = await must('GET', `${A}/device/key`, { token: tokens.a }); // a probe may have rotated it
+  const d = await must('POST', '/api/device/v1/pair', { body: { code: key.bc, uid, name: uid } });
+  return { token: `Bearer ${d.token}`, id: d.device.id };
+};
+const gate = await pair('probe-gate');
+await must('PUT', `${A}/device/${gate.id}`, {
+  ...t,
+  body: { name: 'Gate', uid: 'probe-gate', deviceTemplateId: deviceTemplate.id },
+});
+tokens.device = gate.token;
+const userFull = await must('GET', `${A}/user/${action.id}/${user.id}`, t);
+const ids = {
+  action: action.id,
+  zone: zone.id,
+  groups: group.id,
+  'custom-field': field.id,
+  template: template.id,
+  'mail-template': mailTemplate.id,
+  user: user.id,
+  'web-channel': channel.id,
+  'admin-user': admin.id,
+  image: image.id,
+  'device-template': deviceTemplate.id,
+  device: gate.id,
+  bc: userFull.bc ?? user.bc,
+  key: channel.channelKey,
+  subject: subjectA,
+};
+
+// ---------------------------------------------------------------- routes
+
+function routes() {
+  return CONTROLLERS.flatMap((controller) => {
+    const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+    const classAccess = Reflect.getMetadata(ACCESS_KEY, controller);
+    return Object.getOwnPropertyNames(controller.prototype)
+      .filter((name) => name !== 'constructor')
+      .map((name) => controller.prototype[name])
+      .filter((fn) => Reflect.getMetadata(PATH_METADATA, fn) !== undefined)
+      .map((fn) => ({
+        method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, fn)],
+        path: `/${base}/${String(Reflect.getMetadata(PATH_METADATA, fn))}`.replace(/\/+/g, '/').replace(/\/$/, ''),
+        access: Reflect.getMetadata(ACCESS_KEY, fn) ?? classAccess,
+        name: `${controller.name}.${fn.name}`,
+      }));
+  });
+}
+
+/** The real id of the first subject's row a path parameter names. */
+function realParam(route, param, segments, index) {
+  if (param === 'actionId') return ids.action;
+  if (param === 'bc') return ids.bc;
+  if (param === 'key' || param === 'channelKey') return ids.key;
+  if (param === 'subjectId') return ids.subject;
+  const before = segments[index - 1];
+  if (route.path.startsWith('/api/manage/')) return before === 'subject' ? ids.subject : ids['admin-user'];
+  const alias = {
+    'user-credit': 'user',
+    'forgot-password': 'admin-user',
+    verify: 'admin-user',
+    'external-code': 'web-channel',
+  };
+  return ids[alias[before] ?? before] ?? 1;
+}
+function concrete(route, replace) {
+  const segments = route.path.split('/');
+  return segments
+    .map((s, i) =>
+      s.startsWith(':') ? String(replace(s.slice(1), segments, i) ?? realParam(route, s.slice(1), segments, i)) : s,
+    )
+    .join('/');
+}
+
+function authFor(route, which = 'a') {
+  const kind = route.access?.kind;
+  if (kind === 'admin') return { authorization: tokens[which] };
+  if (kind === 'manage') return { 'authorization-manage': tokens.operator };
+  if (kind === 'device') return { authorization: tokens.device };
+  return {};
+}
+
+// ---------------------------------------------------------------- checks
+
+const flags = [];
+const stats = new Map(); // group -> {requests, flagged, slow}
+let total = 0;
+function record(group, route, probe, res, problems) {
+  total++;
+  const s = stats.get(group) ?? { requests: 0, flagged: 0, worst: 0, ok: 0, refused: 0 };
+  s.requests++;
+  if (res.status >= 200 && res.status < 300) s.ok++;
+  else if (res.status >= 400 && res.status < 500) s.refused++;
+  s.worst = Math.max(s.worst, res.ms);
+  if (problems.length) {
+    s.flagged++;
+    flags.push({
+      group,
+      route: `${route.method} ${route.path}`,
+      probe,
+      status: res.status,
+      problems,
+      answer: (res.error ?? res.text).slice(0, 300),
+    });
+  }
+  stats.set(group, s);
+}
+
+/** What is wrong with an answer, by the rules of the issue. */
+function check(res) {
+  const problems = [];
+  if (res.status === 0) return [res.error ?? 'no answer'];
+  if (res.status >= 500) problems.push(`${res.status}`);
+  if (res.ms > SLOW_MS) problems.push(`slow ${Math.round(res.ms)} ms`);
+  const type = String(res.headers['content-type'] ?? '');
+  if (res.headers['x-content-type-options'] !== 'nosniff') problems.push('no nosniff');
+  if (!res.headers['x-frame-options']) problems.push('no x-frame-options');
+  if (type.includes('text/html') && !res.headers['content-security-policy']) problems.push('html without CSP');
+  let body;
+  try {
+    body = JSON.parse(res.text);
+  } catch {}
+  if (res.status >= 200 && res.status < 300) {
+    if (type.includes('application/json') && (!body || typeof body !== 'object' || !('data' in body)))
+      problems.push('2xx JSON without {data}');
+  } else if (res.status !== 304) {
+    const e = body?.error;
+    if (!e || typeof e.code !== 'string' || typeof e.message !== 'string' || !('details' in e))
+      problems.push('not the error envelope');
+    if (/\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\.js:\d+/.test(res.text)) problems.push('stack trace');
+  }
+  return problems;
+}
+
+async function health() {
+  const res = await send({ path: '/api/health' });
+  return res.status === 200 && res.ms <= SLOW_MS
+    ? null
+    : `health check: ${res.status} ${res.error ?? ''} ${Math.round(res.ms)} ms`;
+}
+
+/** Keeps the probe's own sessions usable (a probe may have logged out or unpaired one). */
+async function keepSessions() {
+  for (const [k, login] of [
+    ['a', 'a@probe.test'],
+    ['b', 'b@probe.test'],
+    ['none', 'norights@probe.test'],
+  ]) {
+    const r = await api('GET', `${A}/authorization`, { token: tokens[k] });
+    if (r.status === 401) tokens[k] = await signIn(login);
+  }
+  const m = await api('GET', '/api/manage/v1/subject', { manage: tokens.operator });
+  if (m.status === 401)
+    tokens.operator = (
+      await must('POST', '/api/manage/v1/login', { body: { login: OPERATOR, password: PASSWORD } })
+    ).token;
+  const d = await api('GET', '/api/device/v1/config', { device: tokens.device });
+  if (d.status === 401) {
+    const again = await pair(`probe-gate-${Date.now()}`);
+    tokens.device = again.token;
+  }
+}
+
+// ---------------------------------------------------------------- probes
+
+const K10 = 'x'.repeat(10_000);
+const M1 = 'y'.repeat(1_000_000);
+const NASTY = '<script>alert(1)</script>\u0000\u0001\u001b[31m\u202e😀𝕏\uFFFF\uD800';
+const FIELDS = [
+  'name',
+  'label',
+  'login',
+  'email',
+  'firstname',
+  'lastname',
+  'actionId',
+  'groupIds',
+  'zones',
+  'days',
+  'customField',
+  'userId',
+  'all',
+  'filterData',
+  'page',
+  'pageSize',
+  'type',
+  'data',
+  'html',
+  'htmlData',
+  'subjectFrom',
+  'code',
+  'bc',
+  'uid',
+  'nonce',
+  'direction',
+  'amount',
+  'scans',
+  'dateFrom',
+  'dateTo',
+  'id',
+  'zoneId',
+  'groupId',
+  'deviceTemplateId',
+  'authorizationType',
+  'numberUseExtCode',
+  'active',
+  'language',
+  'baseData',
+  'imageData',
+  'phrase',
+  'mailCopy',
+  'templateId',
+  'subjectId',
+  'credit',
+  'value',
+  'rows',
+  'file',
+  'passwordLink',
+  'key',
+  'deleteType',
+];
+const bag = (value) => Object.fromEntries(FIELDS.map((f) => [f, value]));
+const deep = (n) => '['.repeat(n) + ']'.repeat(n);
+/** The base body with its string leaves (or number leaves) replaced, the rest kept. */
+function leaves(value, onString, onNumber) {
+  if (Array.isArray(value)) return value.map((v) => leaves(v, onString, onNumber));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, leaves(v, onString, onNumber)]));
+  if (typeof value === 'string' && onString) return onString;
+  if (typeof value === 'number' && onNumber !== undefined) return onNumber;
+  return value;
+}
+
+const PARAMS = [
+  '-1',
+  '0',
+  '1.5',
+  '1e3',
+  '99999999999999999999999',
+  '9007199254740993',
+  'abc',
+  'a'.repeat(150),
+  '%E0%A4%A',
+  '%00',
+  '%3Cscript%3E',
+  encodeURIComponent('😀'),
+  '..%2F..%2Fetc%2Fpasswd',
+  '%20',
+  '%01',
+  'null',
+];
+const QUERIES = [
+  '?page=-1&pageSize=1e9&limit=-5&after=-1',
+  '?page=abc&pageSize=1.5&actionId=x&cursor=%00',
+  `?phrase=${'q'.repeat(10_000)}`,
+  '?actionId[]=1&actionId[]=2&actionId=3',
+  '?actionId=%ZZ&phrase=%E0%A4%A',
+  `?q=${encodeURIComponent(NASTY.replace('\uD800', ''))}`,
+  '?__proto__[x]=1&constructor[prototype][x]=1',
+  '?subjectId=99999999999999999999&day=2026-13-45&actionId=1e308&limit=99999999999&q=%F0%9F%98%80%F0%9F%98%80%F0%9F%98%80',
+  `?day=%3Cscript%3E&actionId=2147483648&subjectId=-1&cursor=${'%FF'.repeat(50)}&q=${'q'.repeat(300)}`,
+];
+
+/** The body probes of a route that takes one (base: a body the route accepts, when we know one). */
+function bodyProbes(base) {
+  const json = { headers: { 'content-type': 'application/json' } };
+  const j = (v) => ({ ...json, body: JSON.stringify(v) });
+  const fromBase = (value) => j(Object.fromEntries(Object.keys(base ?? {}).map((k) => [k, value])));
+  return [
+    ['null body', j(null)],
+    ['array body', j([])],
+    ['array of objects', j([{}])],
+    ['string body', j('text')],
+    ['number body', j(42)],
+    ['empty object', j({})],
+    ['json, no body', { headers: { 'content-type': 'application/json' }, body: '' }],
+    ['truncated json', { headers: { 'content-type': 'application/json' }, body: '{"name": "x' }],
+    ['deep nesting', { headers: { 'content-type': 'application/json' }, body: deep(5000) }],
+    [
+      'prototype pollution',
+      {
+        headers: { 'content-type': 'application/json' },
+        body: '{"__proto__":{"x":1},"constructor":{"prototype":{"x":1}}}',
+      },
+    ],
+    ['fields: 10 kB strings', j(bag(K10))],
+    ['fields: 1 MB string', j({ ...bag('a'), name: M1, login: M1, code: M1 })],
+    ['fields: nasty text', j(bag(NASTY))],
+    ['fields: null', j(bag(null))],
+    ['fields: arrays', j(bag([1, 'x', null]))],
+    ['fields: objects', j(bag({ a: { b: 1 } }))],
+    ['fields: negative', j(bag(-1))],
+    ['fields: huge', j(bag(1e308))],
+    ['fields: float', j(bag(1.5))],
+    ['fields: booleans', j(bag(true))],
+    ['base, every field 10 kB', fromBase(K10)],
+    ['base, every field nasty', fromBase(NASTY)],
+    ['base, every field negative', fromBase(-99999999999)],
+    ['base, strings nasty', j(leaves(base, NASTY))],
+    ['base, strings emoji', j(leaves(base, '😀𝕏🏳️‍🌈'.repeat(20)))],
+    ['base, strings 10 kB', j(leaves(base, K10))],
+    ['base, strings 256 chars', j(leaves(base, 'ž'.repeat(256)))],
+    ['base, strings control', j(leaves(base, '\u0000\u0007\r\n\t\u001b'))],
+    ['base, numbers 2^31', j(leaves(base, undefined, 2147483648))],
+    [
+      'base, numbers 2^53+1',
+      { ...json, body: JSON.stringify(leaves(base, undefined, 'BIG')).replaceAll('"BIG"', '9007199254740993') },
+    ],
+    ['base, numbers -1', j(leaves(base, undefined, -1))],
+    ['base, numbers 1.5', j(leaves(base, undefined, 1.5))],
+    ['base, numbers as strings', j(leaves(base, undefined, '12abc'))],
+    ['base + extra fields', j({ ...(base ?? {}), extra: 1, subjectId: subjectB, id: 999999, __proto__x: 1 })],
+    ['text/plain', { headers: { 'content-type': 'text/plain' }, body: 'hello' }],
+    ['form urlencoded', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=%ZZ' }],
+    ['xml', { headers: { 'content-type': 'application/xml' }, body: '<a>1</a>' }],
+    ['multipart garbage', { headers: { 'content-type': 'multipart/form-data; boundary=zz' }, body: '--zz\r\ngarbage' }],
+    ['no content-type', { headers: {}, body: '{"a":1}' }],
+    [
+      'json charset latin1',
+      { headers: { 'content-type': 'application/json; charset=latin1' }, body: '{"a":"\u00e9"}' },
+    ],
+  ];
+}
+
+/** Bodies the create and update routes accept (for the base of the body probes). */
+const BASES = {
+  [`POST ${A}/action`]: { name: { cs: 'P' }, dateFrom: `${day(0)}T00:00`, dateTo: `${day(1)}T00:00` },
+  [`POST ${A}/zone`]: { name: 'Z', actionId: action.id },
+  [`POST ${A}/groups`]: { name: 'G', actionId: action.id },
+  [`POST ${A}/template`]: { name: 'T', htmlData: '<p>{{firstname}}</p>' },
+  [`POST ${A}/mail-template`]: { name: 'M', subjectFrom: 'S' },
+  [`POST ${A}/user`]: { actionId: action.id, firstname: 'F', lastname: 'L', email: 'f@probe.test' },
+  [`POST ${A}/user/filter`]: { actionId: action.id, page: 1, pageSize: 50, filterData: {} },
+  [`POST ${A}/web-channel`]: { name: 'W', actionId: action.id, active: true },
+  [`POST ${A}/custom-field`]: { name: 'f2', label: { cs: 'F2' }, customFieldType: 1 },
+  [`POST ${A}/login`]: { login: 'a@probe.test', password: 'wrong' },
+  [`POST /api/manage/v1/login`]: { login: OPERATOR, password: 'wrong' },
+  [`POST /api/device/v1/scan`]: { code: 'ABC', direction: 'entry', nonce: 'n1' },
+  [`POST /api/device/v1/upload`]: { scans: [{ code: 'ABC', nonce: 'n2', scanTime: Date.now() }] },
+  [`POST /api/device/v1/pair`]: { code: 'WRONG', uid: 'u', name: 'n' },
+  [`PUT ${A}/custom-field/:id`]: { name: 'field', label: { cs: 'Field' }, customFieldType: 1 },
+  [`PUT ${A}/user/:id`]: { actionId: action.id, firstname: 'Ada', lastname: 'Probe', email: 'ada@probe.test' },
+  [`PUT ${A}/user-credit/:id`]: { price: 10, type: 1 },
+  [`POST ${A}/mail-template/:id/test`]: { email: 'test@probe.test' },
+};
+
+async function baseFor(route, p) {
+  const key = `${route.method} ${route.path}`;
+  if (BASES[key]) return BASES[key];
+  if (route.method === 'PUT' && route.access?.kind === 'admin') {
+    const got = await api('GET', p, { token: tokens.a });
+    if (got.status === 200 && got.body?.data && typeof got.body.data === 'object' && !Array.isArray(got.body.data))
+      return got.body.data;
+  }
+  return { name: 'x', actionId: action.id };
+}
+
+async function probeRoute(route) {
+  const group = route.path
+    .split('/')
+    .slice(0, 5)
+    .join('/')
+    .replace(/\/:\w+$/, '');
+  const list = [];
+  const params = route.path.includes(':');
+  const real = concrete(route, () => undefined);
+  const hasBody = ['POST', 'PUT', 'PATCH'].includes(route.method);
+  const auth = authFor(route);
+  // path parameters (not on DELETE with real ids: the probe's rows stay)
+  if (params)
+    for (const v of PARAMS)
+      list.push([
+        `param ${v.slice(0, 30)}`,
+        concrete(route, () => v),
+        hasBody ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {},
+      ]);
+  if (route.method === 'GET') for (const qs of QUERIES) list.push([`query ${qs.slice(0, 40)}`, real + qs, {}]);
+  if (hasBody && !/logout|unpair|rotate/.test(route.path)) {
+    const base = await baseFor(route, real);
+    for (const [name, b] of bodyProbes(base)) list.push([name, real, b]);
+  }
+  if (route.access?.kind !== 'public') {
+    list.push(['token: garbage', real, { auth: { authorization: 'x', 'authorization-manage': 'x' } }]);
+    list.push(['token: 10 kB', real, { auth: { authorization: `Bearer ${K10}`, 'authorization-manage': K10 } }]);
+  }
+  list.push([
+    'accept-language garbage',
+    real,
+    { headers: { 'accept-language': `<script>;q=abc,*;q=2,\xe9\xff,${K10.slice(0, 2000)}` } },
+  ]);
+  for (const [name, p, o] of list.slice(0, PER_ROUTE)) {
+    if (Date.now() > DEADLINE) return false;
+    const headers = { ...(o.auth ?? auth), ...(o.headers ?? {}) };
+    const method = route.method === 'DELETE' && !params ? 'DELETE' : route.method;
+    const res = await send({ method, path: p, headers, body: o.body });
+    record(group, route, name, res, check(res));
+    if (opts.verbose) console.log(route.method, p.slice(0, 80), name, res.status, Math.round(res.ms));
+  }
+  const h = await health();
+  if (h) record(group, route, 'health after the route', { status: 0, ms: 0, error: h }, [h]);
+  await keepSessions();
+  return true;
+}
+
+/** The second subject's superuser on the first subject's rows: 404 everywhere. */
+async function crossTenant(all) {
+  for (const route of all) {
+    if (route.access?.kind !== 'admin' || route.access.manageuser || !route.path.includes(':')) continue;
+    const p = concrete(route, () => undefined);
+    const body = ['POST', 'PUT'].includes(route.method) ? await baseFor(route, p) : undefined;
+    const res = await api(route.method, p, { token: tokens.b, body });
+    const problems = check(res);
+    if (res.status !== 404) problems.push(`cross-tenant: ${res.status}, not 404`);
+    if (res.text.includes('SecretA')) problems.push('cross-tenant: the answer shows subject A data');
+    record('cross-tenant', route, `subject B on ${p}`, res, problems);
+  }
+  // ids in bodies: B acting on A's rows must change nothing and see nothing
+  const viaBody = [
+    ['POST', `${A}/user/filter`, { actionId: action.id, page: 1, pageSize: 50, filterData: {} }],
+    ['POST', `${A}/user/all`, { actionId: action.id }],
+    ['POST', `${A}/user/assign-groups`, { actionId: action.id, userId: [user.id], groupIds: [group.id], all: false }],
+    ['POST', `${A}/user/assign-zone`, { actionId: action.id, userId: [user.id], zones: [zone.id], all: false }],
+    ['POST', `${A}/user/delete`, { actionId: action.id, userId: [user.id], all: false, type: 1 }],
+    ['POST', `${A}/user/print`, { actionId: action.id, userId: [user.id], templateId: template.id }],
+    ['POST', `${A}/user/export`, { actionId: action.id, userId: [user.id], all: false }],
+    ['POST', `${A}/user`, { actionId: action.id, firstname: 'X', lastname: 'Y', email: 'x@probe.test' }],
+    ['POST', `${A}/groups`, { name: 'X', actionId: action.id, zoneId: [zone.id] }],
+    ['PUT', `${A}/actual/action`, { actionId: action.id }],
+    [
+      'POST',
+      `${A}/email/send`,
+      { actionId: action.id, userId: [user.id], mailTemplateId: mailTemplate.id, all: false },
+    ],
+    ['POST', `${A}/report`, { actionId: action.id, type: 1 }],
+    ['POST', `${A}/device/simulate-person`, { deviceTemplateId: deviceTemplate.id, userId: user.id, bc: ids.bc }],
+  ];
+  for (const [method, p, body] of viaBody) {
+    const res = await api(method, p, { token: tokens.b, body });
+    const problems = check(res);
+    if (res.status >= 200 && res.status < 300) problems.push(`cross-tenant via body: ${res.status}`);
+    if (res.text.includes('SecretA')) problems.push('cross-tenant: the answer shows subject A data');
+    record('cross-tenant', { method, path: p }, `subject B, A's ids in the body`, res, problems);
+  }
+  // ids in queries: lists filtered by A's action show nothing of A
+  for (const p of [
+    `${A}/web-channel?actionId=${action.id}`,
+    `${A}/device-template?actionId=${action.id}`,
+    `${A}/report/live?actionId=${action.id}`,
+    `${A}/dashboard?actionId=${action.id}`,
+  ]) {
+    const res = await api('GET', p, { token: tokens.b });
+    const problems = check(res);
+    if (res.text.includes('SecretA')) problems.push('cross-tenant: the answer shows subject A data');
+    if (res.status === 200 && Array.isArray(res.body?.data) && res.body.data.length)
+      problems.push('cross-tenant: rows of subject A');
+    record('cross-tenant', { method: 'GET', path: p }, "subject B, A's action in the query", res, problems);
+  }
+  const still = await api('GET', `${A}/user/${action.id}/${user.id}`, { token: tokens.a });
+  if (still.status !== 200)
+    record('cross-tenant', { method: 'GET', path: 'user' }, "A's row after B's probes", still, [
+      'A\u2019s row is gone',
+    ]);
+}
+
+/** An admin without rights: 403 on every route that needs a right. */
+async function rights(all) {
+  for (const route of all) {
+    const a = route.access;
+    if (a?.kind !== 'admin' || !(a.right || a.anyRight || a.manageuser)) continue;
+    const p = concrete(route, () => undefined);
+    const body = ['POST', 'PUT'].includes(route.method) ? await baseFor(route, p) : undefined;
+    const res = await api(route.method, p, { token: tokens.none, body });
+    const problems = check(res);
+    if (res.status !== 403) problems.push(`rights: ${res.status}, not 403`);
+    record('rights', route, 'admin without rights', res, problems);
+  }
+}
+
+/** The device protocol's tokens: unknown, malformed, revoked. */
+async function deviceTokens() {
+  const revoked = await pair('probe-revoked');
+  await must('DELETE', `${A}/device/${revoked.id}`, { token: tokens.a });
+  const cases = [
+    ['revoked token', revoked.token],
+    ['unknown token', `Bearer ${'A'.repeat(43)}`],
+    ['no bearer', 'A'.repeat(43)],
+    ['empty bearer', 'Bearer '],
+    ['admin token', tokens.a],
+    ['nasty bearer', `Bearer ${encodeURIComponent(NASTY.replace('\uD800', ''))}`],
+  ];
+  for (const [name, token] of cases)
+    for (const [method, p, body] of [
+      ['GET', '/api/device/v1/config'],
+      ['POST', '/api/device/v1/scan', { code: ids.bc, nonce: `n${Date.now()}`, direction: 'entry' }],
+      ['POST', '/api/device/v1/upload', { scans: [] }],
+    ]) {
+      const res = await api(method, p, { device: token, body });
+      const problems = check(res);
+      if (res.status !== 401) problems.push(`device ${name}: ${res.status}, not 401`);
+      record('device tokens', { method, path: p }, name, res, problems);
+    }
+  // a second subject's device must not find the first subject's people
+  const keyB = await must('GET', `${A}/device/key`, { token: tokens.b });
+  const dB = await must('POST', '/api/device/v1/pair', { body: { code: keyB.bc, uid: 'probe-b', name: 'B' } });
+  const scan = await api('POST', '/api/device/v1/scan', {
+    device: `Bearer ${dB.token}`,
+    body: { code: ids.bc, nonce: `nb${Date.now()}`, direction: 'entry' },
+  });
+  const problems = check(scan);
+  if (scan.status === 200 && scan.body?.data?.allowed) problems.push('subject B device let in subject A person');
+  if (scan.status === 200 && JSON.stringify(scan.body).includes('SecretA'))
+    problems.push('subject B device sees subject A person');
+  record(
+    'device tokens',
+    { method: 'POST', path: '/api/device/v1/scan' },
+    "subject B device, A's code",
+    scan,
+    problems,
+  );
+}
+
+/** HTML pages and the docs: security headers. */
+async function pages() {
+  for (const p of ['/', '/login', '/manage/login', `/app/online/${ids.key}`, '/api/docs', '/gate', '/no-such-page']) {
+    const res = await send({ path: p, headers: { accept: 'text/html' } });
+    const problems = check(res);
+    if (String(res.headers['content-type']).includes('text/html')) {
+      const csp = String(res.headers['content-security-policy'] ?? '');
+      if (!/frame-ancestors 'none'/.test(csp)) problems.push('CSP without frame-ancestors none');
+      if (/script-src[^;]*'unsafe-inline'/.test(csp)) problems.push("CSP allows 'unsafe-inline' script");
+      if (!res.headers['referrer-policy']) problems.push('no referrer-policy');
+    }
+    record('html', { method: 'GET', path: p }, 'page headers', res, problems);
+  }
+  const docs = await api('GET', '/api/docs-json');
+  if (docs.status !== 200 || !docs.body?.paths)
+    record('html', { method: 'GET', path: '/api/docs-json' }, 'openapi', docs, ['no OpenAPI']);
+}
+
+/** Raw protocol garbage the router sees before any route. */
+async function raw() {
+  const list = [
+    ['GET', `${A}/action/%E0%A4%A`],
+    ['GET', `${A}/action/${'9'.repeat(120)}`],
+    ['GET', `${A}/${'z'.repeat(5000)}`],
+    ['GET', '/api/%'],
+    ['GET', '/api//..//..//etc/passwd'],
+    ['TRACE', `${A}/action`],
+    ['OPTIONS', `${A}/action`],
+    ['PATCH', `${A}/action/1`],
+    ['DELETE', `${A}/action/1`],
+    ['GET', `/api/health?${'a=1&'.repeat(3000)}`],
+  ];
+  for (const [method, p] of list) {
+    const res = await send({ method, path: p, headers: { authorization: tokens.a } });
+    const problems = check(res);
+    if (method === 'OPTIONS' && res.status === 204) problems.length = 0;
+    record('raw', { method, path: p.slice(0, 60) }, 'raw', res, problems);
+  }
+  // a content-length that lies, and a body far over the limit
+  const lie = await send({
+    method: 'POST',
+    path: `${A}/logout`,
+    headers: { 'content-type': 'application/json', 'content-length': 'abc', authorization: tokens.a },
+  });
+  record('raw', { method: 'POST', path: `${A}/logout` }, 'content-length abc', lie, check(lie));
+  const big = await send({
+    method: 'POST',
+    path: `${A}/login`,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: 'x'.repeat(30_000_000) }),
+  });
+  record('raw', { method: 'POST', path: `${A}/login` }, '30 MB body', big, check(big));
+  await keepSessions();
+}
+
+// ---------------------------------------------------------------- run
+
+const started = Date.now();
+let complete = true;
+try {
+  let all = routes();
+  if (opts.only) all = all.filter((r) => `${r.method} ${r.path}`.includes(opts.only));
+  // sign-in routes last: their attempts count towards the address's limit
+  const last = (r) => (/login|forgot|authorize|renew|verify-account|pair$/.test(r.path) ? 1 : 0);
+  all.sort((x, y) => last(x) - last(y));
+  console.log(`${opts.db}: ${all.length} routes, at most ${PER_ROUTE} probes each`);
+  await pages();
+  await crossTenant(all);
+  await rights(all);
+  await deviceTokens();
+  await raw();
+  for (const route of all) {
+    const ok = await probeRoute(route).catch((e) => {
+      record('probe errors', route, 'the probe itself', { status: 0, ms: 0, error: String(e) }, [
+        String(e).slice(0, 200),
+      ]);
+      return true;
+    });
+    if (!ok) {
+      complete = false;
+      console.log(`time cap reached at ${route.method} ${route.path}`);
+      break;
+    }
+  }
+} finally {
+  await stop();
+}
+
+console.log(
+  `\n${opts.db}: ${total} requests in ${((Date.now() - started) / 1000).toFixed(0)} s${complete ? '' : ' (time cap: incomplete)'}`,
+);
+console.log('| group | requests | 2xx | 4xx | flagged | slowest ms |\n|---|---|---|---|---|---|');
+for (const [g, s] of [...stats].sort())
+  console.log(`| ${g} | ${s.requests} | ${s.ok} | ${s.refused} | ${s.flagged} | ${Math.round(s.worst)} |`);
+if (flags.length) {
+  console.log(`\n${flags.length} flagged; examples (at most 3 per route and problem):`);
+  const seen = new Map();
+  for (const f of flags) {
+    const k = `${f.route} ${f.problems.join(',')}`;
+    const n = seen.get(k) ?? 0;
+    seen.set(k, n + 1);
+    if (n < 3)
+      console.log(
+        `- ${f.route} [${f.probe}] -> ${f.status}: ${f.problems.join('; ')} :: ${f.answer.replace(/\s+/g, ' ').slice(0, 200)}`,
+      );
+  }
+  const hidden = [...seen.values()].reduce((a, n) => a + Math.max(0, n - 3), 0);
+  if (hidden) console.log(`(${hidden} more like these)`);
+}
+process.exit(flags.length ? 1 : 0);
