@@ -18,6 +18,9 @@ import { GeocodeService } from './modules/geocode/geocode.service.js';
 import { AccreditationService } from './modules/accreditation/accreditation.service.js';
 import { PrintController } from './modules/accreditation/print.controller.js';
 import { PrintService } from './modules/accreditation/print.service.js';
+import { BadgePdfService } from './modules/pdf/badge-pdf.service.js';
+import { PdfJobController } from './modules/pdf/pdf-job.controller.js';
+import { PdfRenderer } from './modules/pdf/pdf-renderer.service.js';
 import { AccreditationHistoryService } from './modules/accreditation/accreditation-history.service.js';
 import { ActionController } from './modules/action/action.controller.js';
 import { ActionService } from './modules/action/action.service.js';
@@ -89,6 +92,7 @@ export const CONTROLLERS = [
   ImageController,
   AccreditationController,
   PrintController,
+  PdfJobController,
   WebChannelController,
   OnlineController,
   AccreditationImagesController,
@@ -141,6 +145,8 @@ export class AppModule {
         MailTemplateService,
         TemplateEngineService,
         PrintService,
+        PdfRenderer,
+        BadgePdfService,
         ImageService,
         AccreditationService,
         AccreditationFilesService,

@@ -50,6 +50,8 @@ import {
   DeviceTemplateEntity,
 } from '../modules/device/device.entity.js';
 import { Device1764000200000 } from './migrations/1764000200000-device.js';
+import { PdfJob1764000300000 } from './migrations/1764000300000-pdf-job.js';
+import { PdfJobEntity } from '../modules/pdf/pdf-job.entity.js';
 
 export const ENTITIES = [
   SubjectEntity,
@@ -82,6 +84,7 @@ export const ENTITIES = [
   DeviceTemplateEntity,
   DeviceScanEntity,
   DeviceFailedScanEntity,
+  PdfJobEntity,
 ];
 export const MIGRATIONS = [
   Init1763780000000,
@@ -97,6 +100,7 @@ export const MIGRATIONS = [
   AccreditationFilterIndexes1763870000000,
   MailRecovery1764000100000,
   Device1764000200000,
+  PdfJob1764000300000,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */

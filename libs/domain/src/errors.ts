@@ -37,6 +37,8 @@ export const ERRORS = {
   GEOCODING_TIMEOUT: { status: 504, key: 'errors.GEOCODING_TIMEOUT' },
   TEMPLATE_SYNTAX_ERROR: { status: 400, key: 'errors.TEMPLATE_SYNTAX_ERROR' },
   PDF_NOT_AVAILABLE: { status: 400, key: 'errors.PDF_NOT_AVAILABLE' },
+  PDF_RENDERER_MISSING: { status: 503, key: 'errors.PDF_RENDERER_MISSING' },
+  PDF_JOB_NOT_READY: { status: 409, key: 'errors.PDF_JOB_NOT_READY' },
   NOTHING_TO_PRINT: { status: 400, key: 'errors.NOTHING_TO_PRINT' },
   TOO_MANY_TO_PRINT: { status: 400, key: 'errors.TOO_MANY_TO_PRINT' },
   PRINT_NO_GROUP: { status: 409, key: 'errors.PRINT_NO_GROUP' },

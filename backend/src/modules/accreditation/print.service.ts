@@ -39,6 +39,19 @@ export interface PrintError {
   name?: string;
 }
 
+/** What rendering the badges of one print call needs, loaded once. */
+export interface PrintRun {
+  ids: number[];
+  action: ActionEntity;
+  subject: SubjectEntity;
+  language: string;
+  fields: Awaited<ReturnType<AccreditationService['actionFields']>>;
+  title: string;
+  compiled: Map<number, CompiledTemplate | Error>;
+  /** the people asked for but not found */
+  error: PrintError[];
+}
+
 export interface PrintResult {
   /** one HTML document, one badge per page; null when no badge could be printed */
   data: string | null;
@@ -77,24 +90,55 @@ export class PrintService {
   }
 
   async print(input: PrintInput, actor: AdminAuth): Promise<PrintResult> {
-    if (input.type === 'pdf') throw new AppError('PDF_NOT_AVAILABLE');
-    // The same selection as every bulk call: the ids of this action, or the whole filter.
+    const run = await this.prepare(input, actor);
+    const { pages, printed, error } = await this.render(run, run.ids);
+    if (printed.length) await this.record(printed, actor.user.id);
+    return {
+      data: pages.length ? printDocument(pages, { title: run.title, lang: run.language }) : null,
+      fileName: this.fileName(input.actionId, 'html'),
+      error: [...run.error, ...error],
+      printed: printed.length,
+    };
+  }
+
+  fileName(actionId: number, ext: 'html' | 'pdf'): string {
+    return `badges-${actionId}-${new Date().toISOString().slice(0, 10)}.${ext}`;
+  }
+
+  /**
+   * The people of a print call (the same selection as every bulk call: the ids of this action, or
+   * the whole filter) and what rendering them needs; the ids not found are listed already.
+   */
+  async prepare(
+    input: Pick<PrintInput, 'actionId' | 'userId' | 'all' | 'filterData'>,
+    actor: AdminAuth,
+  ): Promise<PrintRun> {
     const ids = await this.accreditations.resolveIds(input.actionId, input.userId, input.all, input.filterData);
     if (!ids.length) throw input.all ? new AppError('NOTHING_TO_PRINT') : AppError.notFound();
     if (ids.length > PRINT_MAX) throw new AppError('TOO_MANY_TO_PRINT', { count: ids.length, max: PRINT_MAX });
-
-    const action = await this.actions.findOne({ id: input.actionId });
-    if (!action) throw new AppError('ACTION_DOESNT_EXIST');
-    const subject = await this.subjects.findOneByOrFail({ id: currentSubjectId() });
-    const language = effectiveLanguage(actor.user.language, subject.multiLanguage);
-    const fields = await this.accreditations.actionFields(action);
-    const compiled = new Map<number, CompiledTemplate | Error>();
-
-    const error: PrintError[] = [];
+    const run = await this.runFor(input.actionId, ids, actor.user.language);
     if (!input.all) {
       const found = new Set(ids);
-      for (const id of new Set(input.userId)) if (!found.has(id)) error.push({ user: id, error: 'NOT_FOUND' });
+      for (const id of new Set(input.userId)) if (!found.has(id)) run.error.push({ user: id, error: 'NOT_FOUND' });
     }
+    return run;
+  }
+
+  /** A print run of known ids (a PDF job picks its run up again by this); in the tenant scope. */
+  async runFor(actionId: number, ids: number[], adminLanguage: string): Promise<PrintRun> {
+    const action = await this.actions.findOne({ id: actionId });
+    if (!action) throw new AppError('ACTION_DOESNT_EXIST');
+    const subject = await this.subjects.findOneByOrFail({ id: currentSubjectId() });
+    const language = effectiveLanguage(adminLanguage, subject.multiLanguage);
+    const fields = await this.accreditations.actionFields(action);
+    const title = translate(language, 'templateEngine.printWindowTitle');
+    return { ids, action, subject, language, fields, title, compiled: new Map(), error: [] };
+  }
+
+  /** Renders the badges of some ids of a run, 200 people at a time, with the reasons of those left out. */
+  async render(run: PrintRun, ids: number[]): Promise<{ pages: PrintPage[]; printed: number[]; error: PrintError[] }> {
+    const { action, subject, language, fields, compiled } = run;
+    const error: PrintError[] = [];
     const pages: PrintPage[] = [];
     const printed: number[] = [];
     for (let i = 0; i < ids.length; i += CHUNK) {
@@ -142,14 +186,7 @@ export class PrintService {
         }
       }
     }
-    if (printed.length) await this.record(printed, actor.user.id);
-    const title = translate(language, 'templateEngine.printWindowTitle');
-    return {
-      data: pages.length ? printDocument(pages, { title, lang: language }) : null,
-      fileName: `badges-${input.actionId}-${new Date().toISOString().slice(0, 10)}.html`,
-      error,
-      printed: printed.length,
-    };
+    return { pages, printed, error };
   }
 
   private context(
@@ -198,7 +235,7 @@ export class PrintService {
   }
 
   /** One print entry per badge and the counts, in one transaction. */
-  private async record(ids: number[], adminUserId: number) {
+  async record(ids: number[], adminUserId: number) {
     const subjectId = currentSubjectId();
     const now = new Date();
     await this.ds.transaction(async (m) => {

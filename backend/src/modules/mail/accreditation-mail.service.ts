@@ -126,6 +126,7 @@ export class AccreditationMailService {
           actionId: row.actionId,
           cc: template.mailCopy,
           attachCode: rendered.attachCode,
+          attachBadge: template.withAccreditation,
         });
       }
     }

@@ -74,6 +74,10 @@ export class MailQueueEntity {
   @Column({ type: 'varchar', length: 64, nullable: true })
   attachCode: string | null;
 
+  /** the person's badge goes with the mail as a PDF (withAccreditation), rendered by the worker at send time */
+  @BoolColumn(false)
+  attachBadge: boolean;
+
   @Index('IDX_mail_queue_actionId')
   @Column({ type: 'int', nullable: true })
   actionId: number | null;

@@ -29,6 +29,15 @@ export interface MailRequest {
   cc?: string[];
   /** the code whose barcode and QR are attached as inline images */
   attachCode?: string | null;
+  /** the person's badge goes with the mail as a PDF, rendered when the mail is sent (withAccreditation) */
+  attachBadge?: boolean;
+}
+
+/** A file attached to a mail at send time. */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
 }
 
 export const MAX_ATTEMPTS = 5;
@@ -67,6 +76,11 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
   private bullQueue?: Queue;
   private bullWorker?: Worker;
   private readonly pending = new Set<Promise<unknown>>();
+  /**
+   * Renders the badge PDF of a mail with attachBadge (set by the PDF module, which needs the print
+   * code; the mail module stays free of it). A mail whose badge cannot be rendered fails and is retried.
+   */
+  badgeAttachment?: (mail: MailQueueEntity) => Promise<MailAttachment | null>;
 
   constructor(
     @InjectRepository(MailQueueEntity) private readonly queue: Repository<MailQueueEntity>,
@@ -135,6 +149,7 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
       actionId: request.actionId ?? null,
       cc: request.cc?.length ? request.cc.join(', ').slice(0, 1000) : null,
       attachCode: request.attachCode ?? null,
+      attachBadge: Boolean(request.attachBadge && request.accreditationId),
       status: 'waiting',
       attempts: 0,
       nextAttemptAt: now,
@@ -346,7 +361,7 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
         subject: mail.subject,
         text: mail.bodyText,
         html: mail.bodyHtml,
-        attachments: mail.attachCode ? await codeImages(mail.attachCode) : undefined,
+        attachments: await this.attachments(mail),
       });
       await this.queue.update(
         { id: mail.id },
@@ -371,6 +386,16 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
       if (!final) this.notify([mail.id], delay);
       this.logger.warn(`Mail ${mail.id} to ${mail.recipient} failed (attempt ${attempts}): ${reason}`);
     }
+  }
+
+  private async attachments(mail: MailQueueEntity) {
+    const files: (MailAttachment & { cid?: string })[] = mail.attachCode ? await codeImages(mail.attachCode) : [];
+    if (mail.attachBadge) {
+      if (!this.badgeAttachment) throw new Error('Badge PDFs are not available in this process');
+      const badge = await this.badgeAttachment(mail);
+      if (badge) files.push(badge);
+    }
+    return files.length ? files : undefined;
   }
 
   async counts(subjectId: number): Promise<Record<'sent' | 'waiting' | 'error', number>> {

@@ -1,11 +1,12 @@
 import { templatePreviewSchema, templateValidateSchema } from '@accredo/domain';
-import { Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { Right } from '../../common/access.js';
-import { Envelope } from '../../common/interceptors.js';
 import { type AdminAuth, CurrentAdmin } from '../../common/request.js';
 import { ValidBody } from '../../common/zod.js';
+import { sendPdf } from '../pdf/send-pdf.js';
 import { TemplateEngineService } from './template-engine.service.js';
 
 @ApiTags('admin: templates')
@@ -24,14 +25,19 @@ export class TemplateEngineController {
     return this.engine.validate(body, actor);
   }
 
-  /** The preview call of spec §7: `{data: html}`, the badge page(s) or the mail body. */
+  /**
+   * The preview call of spec §7: `{data: html}`, the badge page(s) or the mail body; with type pdf
+   * the PDF file itself (application/pdf).
+   */
   @Post('template/preview')
   @HttpCode(200)
   @Right('template', 'get')
-  preview(
+  async preview(
     @ValidBody(templatePreviewSchema) body: z.output<typeof templatePreviewSchema>,
     @CurrentAdmin() actor: AdminAuth,
+    @Res() reply: FastifyReply,
   ) {
-    return new Envelope(this.engine.preview(body, actor));
+    if (body.type === 'pdf') sendPdf(reply, await this.engine.previewPdf(body, actor), 'preview.pdf');
+    else reply.status(200).send(this.engine.preview(body, actor));
   }
 }

@@ -11,6 +11,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { PdfRenderer } from '../pdf/pdf-renderer.service.js';
 import type { AdminAuth } from '../../common/request.js';
 
 type ValidateInput = z.output<typeof templateValidateSchema>;
@@ -28,6 +29,8 @@ export function templateFailure(error: unknown): never {
  */
 @Injectable()
 export class TemplateEngineService {
+  constructor(private readonly pdf: PdfRenderer) {}
+
   private params(html: string, given: ValidateInput['params'], actor: AdminAuth): TemplateParams {
     if (given) return given as TemplateParams;
     return sampleParams(html, { language: actor.user.language });
@@ -42,7 +45,6 @@ export class TemplateEngineService {
   }
 
   preview(input: PreviewInput, actor: AdminAuth): { data: string } {
-    if (input.type === 'pdf') throw new AppError('PDF_NOT_AVAILABLE');
     let html: string;
     try {
       html = renderTemplate(input.data, this.params(input.data, input.params, actor));
@@ -50,7 +52,21 @@ export class TemplateEngineService {
       return templateFailure(error);
     }
     if (input.type === 'mail') return { data: html };
-    const pages = Array.from({ length: input.count }, () => ({ html, pageSize: input.pageSize }));
-    return { data: printDocument(pages, { lang: actor.user.language }) };
+    return { data: printDocument(this.pages(html, input), { lang: actor.user.language }) };
+  }
+
+  /** The preview of type pdf: the copies on the template's page size, as the PDF file. */
+  async previewPdf(input: PreviewInput, actor: AdminAuth): Promise<Buffer> {
+    let html: string;
+    try {
+      html = renderTemplate(input.data, this.params(input.data, input.params, actor));
+    } catch (error) {
+      return templateFailure(error);
+    }
+    return this.pdf.render(this.pages(html, input), { lang: actor.user.language });
+  }
+
+  private pages(html: string, input: PreviewInput) {
+    return Array.from({ length: input.count }, () => ({ html, pageSize: input.pageSize }));
   }
 }

@@ -1,0 +1,289 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pngDataUrl } from '../../testing/images.js';
+import { mimeParts } from '../../testing/mail.js';
+import { startSmtp } from '../../testing/smtp.js';
+import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
+import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
+import { PrintLogEntity } from '../accreditation/print-log.entity.js';
+import { BadgePdfService } from './badge-pdf.service.js';
+import { PdfRenderer } from './pdf-renderer.service.js';
+
+const run = promisify(execFile);
+const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
+/** 1 mm in PDF points */
+const MM = 72 / 25.4;
+
+/** Pages and their sizes in mm, read back with pdf-lib. */
+async function pageSizes(pdf: Buffer): Promise<[number, number][]> {
+  const doc = await PDFDocument.load(pdf);
+  return doc.getPages().map((p) => [Math.round(p.getWidth() / MM), Math.round(p.getHeight() / MM)]);
+}
+
+async function withFile<T>(pdf: Buffer, fn: (file: string, dir: string) => Promise<T>): Promise<T> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'badge-pdf-'));
+  try {
+    const file = path.join(dir, 'badges.pdf');
+    await fs.writeFile(file, pdf);
+    return await fn(file, dir);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The text of each page (poppler's pdftotext, an independent reader). */
+const pdfText = (pdf: Buffer) =>
+  withFile(pdf, async (file) => (await run('pdftotext', ['-layout', file, '-'])).stdout.split('\f'));
+
+/** The codes on each page: rasterised by pdftoppm, decoded by zbarimg (both independent of Chromium). */
+const pageCodes = (pdf: Buffer) =>
+  withFile(pdf, async (file, dir) => {
+    await run('pdftoppm', ['-r', '200', '-png', file, path.join(dir, 'page')]);
+    const pages = (await fs.readdir(dir)).filter((f) => f.endsWith('.png')).sort();
+    const codes: string[] = [];
+    for (const page of pages) {
+      const { stdout } = await run('zbarimg', [
+        '--quiet',
+        '--raw',
+        '-Sdisable',
+        '-Sqrcode.enable',
+        path.join(dir, page),
+      ]);
+      codes.push(stdout.trim());
+    }
+    return codes;
+  });
+
+describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail attachment)', () => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let subjectId: number;
+  let admin: string;
+  let otherAdmin: string;
+  let action: { id: number };
+  let press: { id: number };
+  const people: { id: number; bc: string; name: string }[] = [];
+
+  const post = (p: string, body: unknown, token = admin) =>
+    t.api('POST', `/api/admin/v1/${p}`, { token, body, headers: { 'accept-language': 'en' } });
+  /** A call answered with a file: the status, headers and bytes. */
+  const fetchFile = async (method: string, p: string, body?: unknown, token = admin) => {
+    const res = await fetch(`${t.url}/api/admin/v1/${p}`, {
+      method,
+      headers: {
+        authorization: token,
+        'accept-language': 'en',
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+  };
+  const printCount = async (id: number) =>
+    (await t.ds.getRepository(AccreditationEntity).findOneByOrFail({ id })).printCount;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    t = await createTestApp({ SMTP_URL: smtp.url });
+    const subject = await createSubject(t, { key: `pdf-${Date.now().toString(36)}` });
+    subjectId = subject.id;
+    const superuser = await createAdminUser(t, subject, { superuser: true, name: 'Pdf Admin' });
+    admin = await loginAs(t, superuser);
+    otherAdmin = await loginAs(t, await createAdminUser(t, subject, { superuser: true, name: 'Other Admin' }));
+    action = (await post('action', { name: ml('Veletrh') })).body.data;
+    const badge = (
+      await post('template', {
+        name: 'Badge',
+        pageSize: 'A6',
+        // The script would write a marker into the page if it ran; the image is the person's photo.
+        htmlData:
+          '<h1>{{firstname}} {{lastname}}</h1>{{user_image}}<div>{{bc}}</div>' +
+          '<p id="js">static</p><script>document.getElementById("js").textContent = "SCRIPTRAN";</script>' +
+          '<img src="https://example.com/tracker.png" alt="">',
+      })
+    ).body.data;
+    press = (await post('groups', { name: 'Press', actionId: action.id, adminTemplateId: badge.id })).body.data;
+    for (const [firstname, lastname] of [
+      ['Anna', 'Novakova'],
+      ['Bedrich', 'Smetana'],
+      ['<b>Cyril</b>', 'Xss'],
+    ]) {
+      const res = await post('user', {
+        actionId: action.id,
+        firstname,
+        lastname,
+        email: `${lastname.toLowerCase()}@example.com`,
+        groupIds: [press.id],
+        imageData: pngDataUrl(),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      people.push({ id: res.body.data.id, bc: res.body.data.bc, name: `${firstname} ${lastname}` });
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  it('prints the selection as one PDF: a page per person of the exact size, names as text, QR decoding to the code, no script run', async () => {
+    const res = await fetchFile('POST', 'user/print', {
+      actionId: action.id,
+      userId: people.map((p) => p.id),
+      type: 'pdf',
+    });
+    expect(res.status, res.bytes.toString().slice(0, 300)).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toMatch(
+      new RegExp(`^attachment; filename="badges-${action.id}-\\d{4}-\\d{2}-\\d{2}\\.pdf"$`),
+    );
+    expect(res.headers.get('x-print-printed')).toBe('3');
+    expect(JSON.parse(decodeURIComponent(res.headers.get('x-print-errors')!))).toEqual([]);
+    expect(res.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await pageSizes(res.bytes)).toEqual([
+      [105, 148],
+      [105, 148],
+      [105, 148],
+    ]);
+    const texts = await pdfText(res.bytes);
+    expect(texts[0]).toContain('Anna Novakova');
+    expect(texts[1]).toContain('Bedrich Smetana');
+    // what a person typed stays text
+    expect(texts[2]).toContain('<b>Cyril</b> Xss');
+    for (const text of texts.slice(0, 3)) {
+      expect(text).toContain('static');
+      expect(text).not.toContain('SCRIPTRAN');
+    }
+    expect(await pageCodes(res.bytes)).toEqual(people.map((p) => p.bc));
+
+    // logged and counted like an HTML print
+    for (const p of people) expect(await printCount(p.id)).toBe(1);
+    const logs = await t.ds.getRepository(PrintLogEntity).find({ where: { subjectId } });
+    expect(logs).toHaveLength(3);
+  });
+
+  it('prints a single person (the gate desk call) and answers data null when nobody is printable', async () => {
+    const one = await fetchFile('POST', 'user/print', { actionId: action.id, userId: [people[0].id], type: 'pdf' });
+    expect(one.status).toBe(200);
+    expect(await pageSizes(one.bytes)).toEqual([[105, 148]]);
+    expect(await printCount(people[0].id)).toBe(2);
+
+    const [loner] = (
+      await Promise.all([
+        post('user', { actionId: action.id, firstname: 'No', lastname: 'Group', email: 'nogroup@example.com' }),
+      ])
+    ).map((r) => r.body.data);
+    const none = await post('user/print', { actionId: action.id, userId: [loner.id], type: 'pdf' });
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({ data: null, error: [{ user: loner.id, error: 'PRINT_NO_GROUP' }], printed: 0 });
+  });
+
+  it('previews a template as PDF with its copies on its page size', async () => {
+    const res = await fetchFile('POST', 'template/preview', {
+      data: '<h1>{{firstname}}</h1>{{bc}}',
+      params: { firstname: 'Preview', bc: 'ABC123' },
+      type: 'pdf',
+      count: 2,
+      pageSize: 'A5-L',
+    });
+    expect(res.status, res.bytes.toString().slice(0, 300)).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(await pageSizes(res.bytes)).toEqual([
+      [210, 148],
+      [210, 148],
+    ]);
+    expect((await pdfText(res.bytes))[1]).toContain('Preview');
+    expect(await pageCodes(res.bytes)).toEqual(['ABC123', 'ABC123']);
+
+    const broken = await post('template/preview', { data: '{{#each days}}', type: 'pdf' });
+    expect([broken.status, broken.body.error.code]).toEqual([400, 'TEMPLATE_SYNTAX_ERROR']);
+  });
+
+  it('turns a big print into a job: 202, progress, the file for its admin only, every badge logged', async () => {
+    const service = t.app.get(BadgePdfService);
+    service.syncMax = 2;
+    try {
+      const before = await Promise.all(people.map((p) => printCount(p.id)));
+      const started = await post('user/print', {
+        actionId: action.id,
+        all: true,
+        filterData: { groupId: press.id },
+        type: 'pdf',
+      });
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      const job = started.body.data;
+      expect(job).toMatchObject({ total: 3, fileName: expect.stringMatching(/\.pdf$/) });
+      expect(['waiting', 'running']).toContain(job.state);
+
+      const early = await fetchFile('GET', `user/print/job/${job.id}/file`);
+      if (early.status !== 200) expect(JSON.parse(early.bytes.toString()).error.code).toBe('PDF_JOB_NOT_READY');
+
+      await service.flush();
+      const status = await t.api('GET', `/api/admin/v1/user/print/job/${job.id}`, { token: admin });
+      expect(status.body.data).toMatchObject({ id: job.id, state: 'done', total: 3, done: 3, printed: 3, error: [] });
+      const file = await fetchFile('GET', `user/print/job/${job.id}/file`);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe('application/pdf');
+      expect(await pageSizes(file.bytes)).toHaveLength(3);
+      expect(await pageCodes(file.bytes)).toEqual(people.map((p) => p.bc));
+      expect(await Promise.all(people.map((p) => printCount(p.id)))).toEqual(before.map((n) => n + 1));
+
+      const foreign = await t.api('GET', `/api/admin/v1/user/print/job/${job.id}`, { token: otherAdmin });
+      expect([foreign.status, foreign.body.error.code]).toEqual([404, 'NOT_FOUND']);
+      const foreignFile = await fetchFile('GET', `user/print/job/${job.id}/file`, undefined, otherAdmin);
+      expect(foreignFile.status).toBe(404);
+    } finally {
+      service.syncMax = 200;
+    }
+  });
+
+  it('attaches the badge PDF to a mail whose template has withAccreditation (rendered by the worker)', async () => {
+    const template = (
+      await post('mail-template', {
+        name: 'Your badge',
+        subjectFrom: 'Your badge',
+        withAccreditation: true,
+        html: '<p>Hello {{firstname}}</p>',
+      })
+    ).body.data;
+    const queued = await post('email/send', {
+      actionId: action.id,
+      userIds: [people[1].id],
+      mailTemplate: template.id,
+    });
+    expect(queued.status, JSON.stringify(queued.body)).toBe(200);
+    await t.mails();
+    const mail = smtp.mails.find((m) => m.to.includes('smetana@example.com'));
+    expect(mail).toBeDefined();
+    const pdf = mimeParts(mail!.raw).find((p) => p.type === 'application/pdf');
+    expect(pdf?.headers).toMatch(new RegExp(`filename="?badge-${people[1].bc}\\.pdf`, 'i'));
+    expect(await pageSizes(pdf!.bytes)).toEqual([[105, 148]]);
+    expect((await pdfText(pdf!.bytes))[0]).toContain('Bedrich Smetana');
+    expect(await pageCodes(pdf!.bytes)).toEqual([people[1].bc]);
+  });
+
+  it('names the install step when Chromium is missing, and HTML printing still works', async () => {
+    const renderer = t.app.get(PdfRenderer);
+    await renderer.onApplicationShutdown();
+    const path = renderer.executablePath;
+    renderer.executablePath = '/nonexistent/chromium';
+    try {
+      const res = await post('user/print', { actionId: action.id, userId: [people[0].id], type: 'pdf' });
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('PDF_RENDERER_MISSING');
+      expect(res.body.error.details).toMatchObject({ install: 'apt-get install -y chromium', env: 'CHROMIUM_PATH' });
+      expect(res.body.error.message).toContain('apt-get install -y chromium');
+      const preview = await post('template/preview', { data: '<p>x</p>', type: 'pdf' });
+      expect([preview.status, preview.body.error.code]).toEqual([503, 'PDF_RENDERER_MISSING']);
+      const html = await post('user/print', { actionId: action.id, userId: [people[0].id] });
+      expect(html.status).toBe(200);
+      expect(html.body.data).toContain('Anna Novakova');
+    } finally {
+      renderer.executablePath = path;
+    }
+  });
+});

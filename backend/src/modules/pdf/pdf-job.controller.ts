@@ -1,0 +1,30 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Right } from '../../common/access.js';
+import { type AdminAuth, CurrentAdmin } from '../../common/request.js';
+import { IdParam } from '../../common/zod.js';
+import { BadgePdfService, toJobDto } from './badge-pdf.service.js';
+import { sendPdf } from './send-pdf.js';
+
+/** The big PDF prints (more than 200 badges): progress and the finished file, for the admin who started them. */
+@ApiTags('admin: accreditations')
+@Controller('api/admin/v1')
+export class PdfJobController {
+  constructor(private readonly pdf: BadgePdfService) {}
+
+  /** `{id, state: waiting|running|done|error, total, done, printed, fileName, error, failReason}` */
+  @Get('user/print/job/:id')
+  @Right('user', 'getUserPrintData')
+  async job(@IdParam() id: number, @CurrentAdmin() actor: AdminAuth) {
+    return toJobDto(await this.pdf.job(id, actor));
+  }
+
+  /** The PDF of a finished job (409 PDF_JOB_NOT_READY before). */
+  @Get('user/print/job/:id/file')
+  @Right('user', 'getUserPrintData')
+  async file(@IdParam() id: number, @CurrentAdmin() actor: AdminAuth, @Res() reply: FastifyReply) {
+    const { stream, fileName, size } = await this.pdf.jobFile(id, actor);
+    sendPdf(reply, stream, fileName, size);
+  }
+}

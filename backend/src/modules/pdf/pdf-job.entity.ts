@@ -1,0 +1,72 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { DateColumn, JsonColumn } from '../../database/columns.js';
+
+export type PdfJobState = 'waiting' | 'running' | 'done' | 'error';
+
+/** The people left out of a print, as user/print lists them. */
+export interface PdfJobError {
+  user: number;
+  error: string;
+  name?: string;
+}
+
+/**
+ * A big PDF print (more badges than one request renders): the record of the job, its progress and
+ * its file under DATA_DIR/pdf-jobs. Claimed atomically (waiting → running) by the worker of any
+ * instance; a run that died is taken up again from its progress.
+ */
+@Entity('pdf_job')
+@Index('IDX_pdf_job_state', ['state', 'id'])
+export class PdfJobEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'int' })
+  subjectId: number;
+
+  @Column({ type: 'int' })
+  adminUserId: number;
+
+  @Column({ type: 'int' })
+  actionId: number;
+
+  /** the admin's language (the document's language and the templates' texts) */
+  @Column({ type: 'varchar', length: 8 })
+  language: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'waiting' })
+  state: PdfJobState;
+
+  /** the accreditation ids to print, resolved when the job was made (the filter of that moment) */
+  @JsonColumn()
+  ids: number[];
+
+  /** people handled so far (the progress), printed badges and the people left out */
+  @Column({ type: 'int', default: 0 })
+  done: number;
+
+  @Column({ type: 'int', default: 0 })
+  printed: number;
+
+  @JsonColumn()
+  errors: PdfJobError[];
+
+  /** the finished PDF, relative to DATA_DIR */
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  filePath: string | null;
+
+  @Column({ type: 'varchar', length: 255 })
+  fileName: string;
+
+  @Column({ type: 'text', nullable: true })
+  failReason: string | null;
+
+  @DateColumn({ nullable: true })
+  claimedAt: Date | null;
+
+  @DateColumn()
+  createdAt: Date;
+
+  @DateColumn({ nullable: true })
+  finishedAt: Date | null;
+}
