@@ -279,6 +279,8 @@ describe('the station serves the gate screen (web/dist)', () => {
     fs.writeFileSync(path.join(web, 'assets', 'index-abc.js.map'), '{}');
     const s = await station({}, { webDist: web });
 
+    const root = await fetch(`${s.server.url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/gate']);
     const page = await fetch(`${s.server.url}/gate`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');

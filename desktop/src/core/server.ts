@@ -77,7 +77,7 @@ export interface StationServerOptions {
  * - the device protocol the gate screen calls, same paths and shapes as the server's:
  *   `POST /api/device/v1/pair`, `POST …/unpair`, `GET …/config`, `POST …/scan` (GateBridge);
  * - anything else under /api/ is a 404 in the product's error envelope; other GETs are the web app
- *   (static.ts: `/gate` is its gate screen).
+ *   (static.ts: `/gate` is its gate screen; `/` redirects there).
  */
 export async function startServer(station: Station, options: StationServerOptions = {}) {
   const host = options.host ?? station.config.http.host;
@@ -146,6 +146,11 @@ export async function startServer(station: Station, options: StationServerOption
         }
         return;
       }
+    }
+    // the station is a gate: its root (the Electron window, `chromium --app=http://127.0.0.1:8090`) is /gate
+    if (isGet && path === '/' && webDist) {
+      response.writeHead(302, { location: '/gate', 'cache-control': 'no-store' });
+      return void response.end();
     }
     if (isGet && !path.startsWith('/api/') && webDist && serveStatic(webDist, request, response, path)) return;
     if (!isGet && !path.startsWith('/api/')) {
