@@ -102,13 +102,18 @@ if (values.skip !== 'offline') {
     Math.random() < 0.05 ? `NOPE${Math.floor(Math.random() * 1e9)}` : code(1 + Math.floor(Math.random() * PEOPLE));
   for (let i = 0; i < 2000; i++) gate.decideLocally(pick(), 'entry', null, clock.now()); // warm-up
   const decide = [];
+  const decideCpu = [];
   for (let i = 0; i < DECISIONS; i++) {
     const c = pick();
+    const cpu0 = process.cpuUsage();
     const s = performance.now();
     gate.decideLocally(c, i % 4 ? 'entry' : 'exit', null, clock.now());
     decide.push(performance.now() - s);
+    const cpu = process.cpuUsage(cpu0);
+    decideCpu.push((cpu.user + cpu.system) / 1000);
   }
   decide.sort((a, b) => a - b);
+  decideCpu.sort((a, b) => a - b);
   const scans = [];
   for (let i = 0; i < 1000; i++) {
     clock.advance(1000);
@@ -123,6 +128,10 @@ if (values.skip !== 'offline') {
   lines.push('| offline | runs | p50 ms | p99 ms |', '|---|---|---|---|');
   lines.push(
     `| decision (lookup, open, own scans, decide) | ${DECISIONS} | ${f(q(decide, 0.5))} | ${f(q(decide, 0.99))} |`,
+  );
+  // on a busy machine the wall-clock p99 is the scheduler's; the process's CPU time is the work
+  lines.push(
+    `| the same, CPU time of the process | ${DECISIONS} | ${f(q(decideCpu, 0.5))} | ${f(q(decideCpu, 0.99))} |`,
   );
   lines.push(
     `| scan: decision + queue on disk (fsync) | ${scans.length} | ${f(q(scans, 0.5))} | ${f(q(scans, 0.99))} |`,
@@ -183,15 +192,21 @@ if (values.skip !== 'sync') {
   const store = OfflineStore.open(path.join(dir, 'sync.db'));
   const gate = new GateClient({ server, token, store });
   const s = performance.now();
+  const cpu0 = process.cpuUsage();
   await gate.sync();
   const seconds = (performance.now() - s) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const status = gate.status();
   store.close();
   await stop();
   if (status.people !== ROWS) throw new Error(`synced ${status.people} of ${ROWS}: ${status.lastError}`);
   lines.push('', `${values.db}: ${ROWS} accreditations seeded in ${seeded.toFixed(1)} s`);
-  lines.push('| sync | people | seconds |', '|---|---|---|');
-  lines.push(`| full snapshot into the encrypted store | ${status.people} | ${seconds.toFixed(2)} |`);
+  // CPU time of the process (server and station together here): the wall time on a busy machine
+  lines.push('| sync | people | seconds | CPU seconds (server + station) |', '|---|---|---|---|');
+  lines.push(
+    `| full snapshot into the encrypted store | ${status.people} | ${seconds.toFixed(2)} | ${cpuSeconds.toFixed(2)} |`,
+  );
 }
 
 fs.rmSync(dir, { recursive: true, force: true });
