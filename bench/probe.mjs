@@ -525,7 +525,43 @@ function bodyProbes(base) {
   ];
 }
 
+/** A PNG whose header claims a size (a picture is never decoded: its header is its size). */
+function pngOfSize(width, height) {
+  const b = Buffer.from(PNG.split(',')[1], 'base64');
+  b.writeUInt32BE(width, 16);
+  b.writeUInt32BE(height, 20);
+  return `data:image/png;base64,${b.toString('base64')}`;
+}
+const PICTURES = [
+  ['png 2^32-1 wide', pngOfSize(0xffffffff, 1)],
+  ['png 2^31 high', pngOfSize(1, 0x80000000)],
+  [
+    'gif header only',
+    `data:image/gif;base64,${Buffer.from('GIF89a\xff\xff\xff\xff\0\0', 'latin1').toString('base64')}`,
+  ],
+  [
+    'jpeg segments loop',
+    `data:image/jpeg;base64,${Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0, 0xff, 0xe0, 0, 0, 0, 0, 0]).toString('base64')}`,
+  ],
+  [
+    'svg with script',
+    `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')}`,
+  ],
+  ['html as png', `data:image/png;base64,${btoa('<html><script>alert(1)</script></html>')}`],
+  ['bad base64', 'data:image/png;base64,%%%==='],
+];
+
 /** Bodies the create and update routes accept (for the base of the body probes). */
+const FILTER = {
+  text: '%_!\\',
+  groupId: group.id,
+  zoneId: zone.id,
+  printed: 1,
+  entrance: 2,
+  entranceDate: day(0),
+  customField: { [field.id]: '%' },
+};
+const bulk = { actionId: action.id, userId: [user.id], all: false, filterData: FILTER };
 const BASES = {
   [`POST ${A}/action`]: { name: { cs: 'P' }, dateFrom: `${day(0)}T00:00`, dateTo: `${day(1)}T00:00` },
   [`POST ${A}/zone`]: { name: 'Z', actionId: action.id },
@@ -533,7 +569,7 @@ const BASES = {
   [`POST ${A}/template`]: { name: 'T', htmlData: '<p>{{firstname}}</p>' },
   [`POST ${A}/mail-template`]: { name: 'M', subjectFrom: 'S' },
   [`POST ${A}/user`]: { actionId: action.id, firstname: 'F', lastname: 'L', email: 'f@probe.test' },
-  [`POST ${A}/user/filter`]: { actionId: action.id, page: 1, pageSize: 50, filterData: {} },
+  [`POST ${A}/user/filter`]: { actionId: action.id, page: 1, pageSize: 50, filterData: FILTER },
   [`POST ${A}/web-channel`]: { name: 'W', actionId: action.id, active: true },
   [`POST ${A}/custom-field`]: { name: 'f2', label: { cs: 'F2' }, customFieldType: 1 },
   [`POST ${A}/login`]: { login: 'a@probe.test', password: 'wrong' },
@@ -541,6 +577,61 @@ const BASES = {
   [`POST /api/device/v1/scan`]: { code: 'ABC', direction: 'entry', nonce: 'n1' },
   [`POST /api/device/v1/upload`]: { scans: [{ code: 'ABC', nonce: 'n2', scanTime: Date.now() }] },
   [`POST /api/device/v1/pair`]: { code: 'WRONG', uid: 'u', name: 'n' },
+  [`POST ${A}/user/all`]: { actionId: action.id, page: 1, pageSize: 50, filterData: FILTER },
+  [`POST ${A}/user/assign-groups`]: { ...bulk, groupsId: [group.id] },
+  [`POST ${A}/user/assign-zone`]: { ...bulk, zones: [zone.id], zoneId: [zone.id] },
+  [`POST ${A}/user/assign-days`]: { ...bulk, days: [day(1)] },
+  [`POST ${A}/user/copy`]: { actualAction: action.id, actionId: action.id, userId: [user.id], all: false },
+  [`POST ${A}/user/delete`]: { ...bulk, userId: [999999], type: 1 },
+  [`POST ${A}/user/export`]: bulk,
+  [`POST ${A}/user/export/images`]: bulk,
+  [`POST ${A}/user/print`]: { ...bulk, type: 'html' },
+  [`POST ${A}/user/import`]: {
+    actionId: action.id,
+    dataFile: `data:text/csv;base64,${btoa('a;b\n1;2')}`,
+    zonesImportType: 1,
+  },
+  [`POST ${A}/image/import`]: { actionId: action.id, images: [{ imageName: 'X.png', imageData: PNG }] },
+  [`POST ${A}/image/all`]: { page: 1, pageSize: 24, type: 3, phrase: 'p' },
+  [`POST ${A}/image`]: { name: 'img', type: 3, baseData: PNG },
+  [`POST ${A}/email/send`]: { actionId: action.id, userIds: [user.id], all: false, mailTemplate: mailTemplate.id },
+  [`POST ${A}/template/validate`]: { data: '{{firstname}} {{#each x}}{{/each}} {{lookup this "constructor"}}' },
+  [`POST ${A}/template/preview`]: {
+    data: '{{constructor.constructor}} {{firstname}}',
+    count: 1,
+    type: 'html',
+    pageSize: 'A6',
+  },
+  [`POST ${A}/report`]: { type: 1, actionId: action.id, dateFrom: day(-1), dateTo: day(1), responseType: 'json' },
+  [`POST ${A}/report/entrance`]: { actionId: action.id, dateFrom: day(-1), dateTo: day(1) },
+  [`POST ${A}/device-template/simulate`]: {
+    actionId: action.id,
+    data: { mode: 1, rules: [{ groupId: group.id, entrances: 1 }] },
+    at: `${day(0)}T12:00`,
+  },
+  [`POST ${A}/device/simulate-person`]: {
+    deviceTemplateId: deviceTemplate.id,
+    code: 'ABC',
+    bc: 'ABC',
+    at: `${day(0)}T12:00`,
+  },
+  [`POST ${A}/web-channel/external-code/import`]: {
+    dataFile: btoa('CODE1;3\nCODE2'),
+    numberUseExtCode: 1,
+    existing: [],
+  },
+  [`POST ${A}/actual/subject`]: { subjectId: subjectA },
+  [`PUT ${A}/actual/action`]: { actionId: action.id },
+  [`POST /api/manage/v1/subject`]: { name: 'S', key: 'skey', pathToFiles: 'spath', timeZone: 'Europe/Prague' },
+  [`POST /api/manage/v1/admin-user`]: { subjectId: subjectA, login: 'm@probe.test', name: 'M', password: PASSWORD },
+  [`POST /api/online/v1/web-channel/login`]: { channelKey: channel.channelKey, login: 'x', password: 'y', code: 'z' },
+  [`POST /api/online/v1/accreditation/:key`]: { firstname: 'On', lastname: 'Line', email: 'on@probe.test' },
+  [`POST ${A}/login/forgot-password`]: { login: 'nobody@probe.test' },
+  [`POST ${A}/login/renew-password`]: {
+    passwordLink: 'x'.repeat(43),
+    password: 'new-password-1',
+    confirmPassword: 'new-password-1',
+  },
   [`PUT ${A}/custom-field/:id`]: { name: 'field', label: { cs: 'Field' }, customFieldType: 1 },
   [`PUT ${A}/user/:id`]: { actionId: action.id, firstname: 'Ada', lastname: 'Probe', email: 'ada@probe.test' },
   [`PUT ${A}/user-credit/:id`]: { price: 10, type: 1 },
@@ -722,6 +813,36 @@ async function deviceTokens() {
   );
 }
 
+/** Pictures with lying headers, on every way a picture comes in. */
+async function pictures() {
+  for (const [name, data] of PICTURES) {
+    const calls = [
+      ['POST', `${A}/image`, { name: 'pic', type: 3, baseData: data }],
+      ['PUT', `${A}/image/${image.id}`, { name: 'pic', data }],
+      ['PUT', `${A}/user/${user.id}`, { ...BASES[`PUT ${A}/user/:id`], imageData: data }],
+      ['POST', `${A}/image/import`, { actionId: action.id, images: [{ imageName: `${ids.bc}.png`, imageData: data }] }],
+      [
+        'POST',
+        `/api/online/v1/accreditation/${ids.key}`,
+        { firstname: 'P', lastname: 'Q', email: `p${Date.now()}@probe.test`, image: data },
+      ],
+    ];
+    for (const [method, p, body] of calls) {
+      const res = await api(method, p, { token: tokens.a, body });
+      record('pictures', { method, path: p }, name, res, check(res));
+    }
+  }
+  const h = await health();
+  if (h)
+    record(
+      'pictures',
+      { method: 'GET', path: '/api/health' },
+      'health after pictures',
+      { status: 0, ms: 0, error: h },
+      [h],
+    );
+}
+
 /** HTML pages and the docs: security headers. */
 async function pages() {
   for (const p of ['/', '/login', '/manage/login', `/app/online/${ids.key}`, '/api/docs', '/gate', '/no-such-page']) {
@@ -793,6 +914,7 @@ try {
   await rights(all);
   await deviceTokens();
   await raw();
+  await pictures();
   for (const route of all) {
     const ok = await probeRoute(route).catch((e) => {
       record('probe errors', route, 'the probe itself', { status: 0, ms: 0, error: String(e) }, [

@@ -58,6 +58,8 @@ export interface CreateOptions {
   fixedFields?: Map<number, unknown>;
   /** Runs in the insert's transaction (e.g. counting a code's use); an error rolls the insert back. */
   inTransaction?: (m: EntityManager, row: AccreditationEntity) => Promise<void>;
+  /** The request's name of the photo, named by its field errors (`imageData`; the online form's `image`). */
+  photoField?: string;
 }
 
 /** The unique (actionId, email) index: two creates racing with one address, only one wins. */
@@ -114,7 +116,7 @@ export class AccreditationService {
 
   async create(input: Input, options: CreateOptions = {}): Promise<AccreditationDto> {
     const action = await this.action(input.actionId);
-    const prepared = await this.prepare(action, input, null, options.fixedFields);
+    const prepared = await this.prepare(action, input, null, options.fixedFields, options.photoField);
     const now = new Date();
     for (let attempt = 0; ; attempt++) {
       try {
@@ -599,6 +601,7 @@ export class AccreditationService {
     input: Input,
     existing: AccreditationEntity | null,
     fixedFields?: Map<number, unknown>,
+    photoField = 'imageData',
   ) {
     const errors: FieldError[] = [];
     const duplicate = await this.scoped.findOne({ actionId: action.id, email: input.email });
@@ -645,11 +648,10 @@ export class AccreditationService {
     let imageId = existing?.imageId ?? null;
     if (input.imageData) {
       imageId = (
-        await this.imageService.create({
-          type: 1,
-          name: `${input.firstname} ${input.lastname}`,
-          baseData: input.imageData,
-        })
+        await this.imageService.create(
+          { type: 1, name: `${input.firstname} ${input.lastname}`, baseData: input.imageData },
+          photoField,
+        )
       ).id;
     } else if (input.imageId !== undefined) {
       await assertOwned(this.images, [input.imageId], 'imageId');

@@ -9,10 +9,20 @@ export interface DecodedImage {
   height: number;
 }
 
-/** Image type by content (spec §3: png, jpg, jpeg, gif), never by a claimed name or header. */
-function sniff(b: Buffer): Omit<DecodedImage, 'data'> | null {
+/** PNG's own bound of a side (PNG spec 11.2.2: 1 to 2^31-1); also what the int columns hold. */
+const PNG_MAX_SIDE = 0x7fffffff;
+
+/**
+ * Image type by content (spec §3: png, jpg, jpeg, gif), never by a claimed name or header; `'bad'`
+ * when the content claims a type but breaks its format (a PNG header of width 0 or over 2^31-1
+ * would otherwise reach the int `width` column: MariaDB refuses it with a 500, SQLite keeps it).
+ */
+function sniff(b: Buffer): Omit<DecodedImage, 'data'> | 'bad' | null {
   if (b.length > 24 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a) {
-    return { mimeType: 'image/png', ext: 'png', width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+    const width = b.readUInt32BE(16);
+    const height = b.readUInt32BE(20);
+    if (width < 1 || height < 1 || width > PNG_MAX_SIDE || height > PNG_MAX_SIDE) return 'bad';
+    return { mimeType: 'image/png', ext: 'png', width, height };
   }
   if (b.length > 10 && b.toString('latin1', 0, 4) === 'GIF8') {
     return { mimeType: 'image/gif', ext: 'gif', width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
@@ -50,5 +60,6 @@ export function decodeImage(value: string, field: string, maxBytes = PHOTO_MAX_B
   if (data.length > maxBytes) throw AppError.validation([{ path: field, key: 'photo.chooseToolTipOnline' }]);
   const kind = sniff(data);
   if (!kind) throw AppError.validation([{ path: field, key: 'photo.invalidType' }]);
+  if (kind === 'bad') throw AppError.validation([{ path: field, key: 'photo.invalidData' }]);
   return { data, ...kind };
 }

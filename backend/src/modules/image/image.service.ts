@@ -45,8 +45,9 @@ export class ImageService {
     return toImageDto(await this.scoped.get(id));
   }
 
-  async create(input: z.output<typeof imageCreateSchema>): Promise<ImageDto> {
-    return toImageDto(await this.store(input.name, input.type, decodeImage(input.baseData, 'baseData')));
+  /** `field`: the request's name of the picture, named by its errors (a person's photo is `imageData`). */
+  async create(input: z.output<typeof imageCreateSchema>, field = 'baseData'): Promise<ImageDto> {
+    return toImageDto(await this.store(input.name, input.type, decodeImage(input.baseData, field)));
   }
 
   /** Saves an already decoded and checked picture as a new gallery image (the image import's 5 MB photos). */

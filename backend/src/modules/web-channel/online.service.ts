@@ -373,6 +373,7 @@ export class OnlineService {
         },
         {
           source: 'web',
+          photoField: 'image',
           fixedFields,
           inTransaction: code
             ? async (m, row) => {
