@@ -108,13 +108,8 @@ function headers(json: boolean): Record<string, string> {
   return result;
 }
 
-/** An admin call answering a binary file (xlsx, csv): the blob and its content-disposition name, or an ApiError. */
-export async function fileCall(
-  method: 'GET' | 'POST',
-  path: string,
-  fallback: string,
-  body?: unknown,
-): Promise<DownloadedFile> {
+/** An admin call whose successful answer the caller reads (a file or JSON); a failure is an ApiError. */
+export async function rawCall(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(`${adminConfig.base}/${path}`, {
@@ -126,6 +121,17 @@ export async function fileCall(
     throw new ApiError('NETWORK_ERROR', 0, error instanceof Error ? error.message : 'network error');
   }
   if (!response.ok) throw failure(response.status, parseJson(await response.text()));
+  return response;
+}
+
+/** An admin call answering a binary file (xlsx, csv): the blob and its content-disposition name, or an ApiError. */
+export async function fileCall(
+  method: 'GET' | 'POST',
+  path: string,
+  fallback: string,
+  body?: unknown,
+): Promise<DownloadedFile> {
+  const response = await rawCall(method, path, body);
   const blob = await response.blob();
   return { blob, filename: filenameFromDisposition(response.headers.get('content-disposition'), fallback) };
 }

@@ -1,7 +1,8 @@
 import type { PrintErrorCode } from '@accredo/domain';
 import { adminConfig } from './admin';
 import type { BulkTarget } from './accreditation-list';
-import { requestEnvelope } from './client';
+import { type DownloadedFile, fileCall, filenameFromDisposition, rawCall } from './accreditation-files';
+import { request, requestEnvelope } from './client';
 
 /** A person whose badge was not printed, and why (an error code of spec §8 / libs/domain). */
 export interface PrintFailure {
@@ -33,4 +34,58 @@ export const printApi = {
       printed: Number(answer?.printed ?? 0),
     };
   },
+};
+
+/** A big PDF print running on the server (POST user/print type pdf answered 202; spec §7 extended, issue 13). */
+export interface PdfJob {
+  id: number;
+  state: 'waiting' | 'running' | 'done' | 'error';
+  total: number;
+  done: number;
+  printed: number;
+  fileName: string;
+  error: PrintFailure[];
+  failReason: string | null;
+}
+
+/** What "generate PDF" got: the file at once, a job to follow, or nobody printable. */
+export type PdfAnswer =
+  | { kind: 'file'; file: DownloadedFile; error: PrintFailure[]; printed: number }
+  | { kind: 'job'; job: PdfJob }
+  | { kind: 'empty'; error: PrintFailure[] };
+
+function headerErrors(value: string | null): PrintFailure[] {
+  if (!value) return [];
+  try {
+    const parsed = JSON.parse(decodeURIComponent(value));
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}
+
+export const pdfApi = {
+  /** POST user/print with type pdf: the PDF (up to 200 badges) or a job (more). */
+  print: async (target: BulkTarget): Promise<PdfAnswer> => {
+    const response = await rawCall('POST', 'user/print', { ...target, type: 'pdf' });
+    const type = response.headers.get('content-type') ?? '';
+    if (type.startsWith('application/pdf')) {
+      return {
+        kind: 'file',
+        file: {
+          blob: await response.blob(),
+          filename: filenameFromDisposition(response.headers.get('content-disposition'), 'badges.pdf'),
+        },
+        error: headerErrors(response.headers.get('x-print-errors')),
+        printed: Number(response.headers.get('x-print-printed') ?? 0),
+      };
+    }
+    const body = (await response.json()) as { data?: unknown; error?: PrintFailure[] };
+    if (response.status === 202) return { kind: 'job', job: body.data as PdfJob };
+    return { kind: 'empty', error: Array.isArray(body.error) ? body.error : [] };
+  },
+  /** GET user/print/job/{id}: the progress */
+  job: (id: number) => request<PdfJob>(adminConfig, 'GET', `user/print/job/${id}`),
+  /** GET user/print/job/{id}/file: the finished PDF */
+  file: (job: Pick<PdfJob, 'id' | 'fileName'>) => fileCall('GET', `user/print/job/${job.id}/file`, job.fileName),
 };

@@ -12,6 +12,7 @@ import {
   IconFileImport,
   IconMail,
   IconPrinter,
+  IconFileTypePdf,
   IconTrash,
   IconUsersGroup,
 } from '@tabler/icons-react';
@@ -41,6 +42,7 @@ import { FilterPanel, type Option } from './filter-panel';
 import { readStoredFilter, writeStoredFilter } from './filter-storage';
 import { RowHistory } from './row-history';
 import { SendMailModal } from './send-mail-modal';
+import { usePdfBadges } from './use-pdf';
 import { usePrintBadges } from './use-print';
 
 const EDITABLE = 'input:not([type="checkbox"]):not([type="radio"]), textarea, select, [contenteditable="true"]';
@@ -182,6 +184,9 @@ function AccreditationList({ actionId }: { actionId: number }) {
   const printer = usePrintBadges(target, can('getUserPrintData'), () => {
     void queryClient.invalidateQueries({ queryKey: ACCREDITATION_LIST_KEY });
   });
+  const pdf = usePdfBadges(() => {
+    void queryClient.invalidateQueries({ queryKey: ACCREDITATION_LIST_KEY });
+  });
   const menuItems: { kind: BulkKind; right: string; label: string; icon: ReactNode }[] = [
     {
       kind: 'groups',
@@ -305,6 +310,15 @@ function AccreditationList({ actionId }: { actionId: number }) {
                   {t(printer.isPending ? 'templateEngine.printing' : 'templateEngine.print')}
                 </Menu.Item>
               )}
+              {can('getUserPrintData') && (
+                <Menu.Item
+                  leftSection={<IconFileTypePdf size={16} />}
+                  disabled={pdf.isPending}
+                  onClick={() => pdf.run(target)}
+                >
+                  {t(pdf.isPending ? 'templateEngine.generatingPdf' : 'templateEngine.generatePdf')}
+                </Menu.Item>
+              )}
               {hasRight(session, 'emailQueue', 'sendMail') && (
                 <Menu.Item leftSection={<IconMail size={16} />} onClick={() => setMailOpen(true)}>
                   {t('mail.send.menu')}
@@ -379,6 +393,7 @@ function AccreditationList({ actionId }: { actionId: number }) {
         onShowAll={() => applyFilter(null)}
       />
       {printer.modal}
+      {pdf.modal}
       <SendMailModal
         opened={mailOpen}
         onClose={() => setMailOpen(false)}

@@ -61,7 +61,7 @@ function removePrintFrames(): void {
 
 const errorKey = (code: string) => (ERRORS as Record<string, { key: string } | undefined>)[code]?.key ?? code;
 
-function PrintErrorsModal({ answer, onClose }: { answer: PrintAnswer | null; onClose: () => void }) {
+export function PrintErrorsModal({ answer, onClose }: { answer: PrintAnswer | null; onClose: () => void }) {
   const { t } = useTranslation();
   return (
     <Modal
