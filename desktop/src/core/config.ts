@@ -83,6 +83,11 @@ export const stationConfigSchema = z.object({
     })
     .nullable()
     .default(null),
+  /**
+   * The station PIN's hash (`scrypt$salt$hash`, settings-api.ts): when set, saving the settings and
+   * the test buttons need it in the `x-station-pin` header. The local API has no other login.
+   */
+  pin: z.string().nullable().default(null),
 });
 
 export type StationConfig = z.infer<typeof stationConfigSchema>;

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, dataDir, loadConfig } from './config.js';
 import { EventHub } from './events.js';
 import { type CreateGate, GateBridge } from './gate-bridge.js';
-import { startServer } from './server.js';
+import { type StationServerOptions, startServer } from './server.js';
 import { Station, type StationDeps } from './station.js';
 import { defaultWebDist } from './static.js';
 
@@ -18,6 +18,8 @@ export interface StartOptions extends StationDeps {
   /** replaces the gate client (tests) */
   createGate?: CreateGate;
   fetch?: typeof fetch;
+  /** the settings API's hardware listings (tests) */
+  settings?: StationServerOptions['settings'];
 }
 
 export async function startStation(env: NodeJS.ProcessEnv = process.env, options: StartOptions = {}) {
@@ -36,6 +38,8 @@ export async function startStation(env: NodeJS.ProcessEnv = process.env, options
     bridge,
     events,
     webDist: defaultWebDist(env),
+    dir,
+    settings: options.settings,
   });
   await station.start();
   return {

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { publicConfig } from './config.js';
 import type { EventHub } from './events.js';
 import { BridgeError, type GateBridge } from './gate-bridge.js';
+import { type SettingsApiOptions, settingsApi } from './settings-api.js';
 import type { Station } from './station.js';
 import { serveStatic } from './static.js';
 
@@ -65,12 +65,18 @@ export interface StationServerOptions {
   events?: EventHub;
   /** the built web app (web/dist); without it no pages are served */
   webDist?: string | null;
+  /** the data directory: with it the settings can be saved (PUT settings, settings-api.ts) */
+  dir?: string;
+  /** the settings API's hardware listings (tests hand in their own) */
+  settings?: Pick<SettingsApiOptions, 'listPorts' | 'hid'>;
 }
 
 /**
  * The station's local server: the gate screen and its API for a kiosk browser, a tablet or the
  * Electron window (docs/station.md "The local server"). Routes:
- * - `GET /health`, `GET /api/station/v1/settings` (relay passwords masked);
+ * - `GET /health`, `GET|PUT /api/station/v1/settings` (relay passwords masked; PUT with the
+ *   station PIN when one is set), `GET …/ports|hid|printers`, `POST …/relay/test|print/test`
+ *   (settings-api.ts);
  * - `GET /api/station/v1/status` (online/offline, last sync, queue, readers, relay, printer),
  *   `GET /api/station/v1/events` (Server-Sent Events, see events.ts), `POST /api/station/v1/forget`
  *   (drop the pairing here only);
@@ -82,7 +88,13 @@ export interface StationServerOptions {
 export async function startServer(station: Station, options: StationServerOptions = {}) {
   const host = options.host ?? station.config.http.host;
   const port = options.port ?? station.config.http.port;
-  const { bridge, events, webDist } = options;
+  const { bridge, events, webDist, dir } = options;
+  const settings = settingsApi({
+    dir: dir ?? '',
+    station,
+    ...options.settings,
+    onApplied: () => bridge?.publishStatus(true),
+  });
 
   const route = async (request: http.IncomingMessage, response: http.ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://station');
@@ -102,10 +114,9 @@ export async function startServer(station: Station, options: StationServerOption
         });
       return;
     }
-    if (path === '/api/station/v1/settings') {
-      if (only('GET')) send(response, 200, { data: publicConfig(station.config) });
-      return;
-    }
+    if (path === '/api/station/v1/settings' && !isGet && !dir)
+      return fail(response, 405, 'METHOD_NOT_ALLOWED', 'The settings are read-only here');
+    if (await settings(request, response, path)) return;
     if (bridge && path === '/api/station/v1/status') {
       if (only('GET')) send(response, 200, { data: bridge.status() });
       return;

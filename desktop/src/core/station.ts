@@ -27,19 +27,73 @@ export function createRelay(config: RelayConfig, deps: StationDeps = {}): Relay 
  * relay and the printer. The gate screen, the offline store and the sync plug in on top of it.
  */
 export class Station {
-  readonly readers: Reader[];
-  readonly relay: Relay | null;
   readonly printer: Printer;
+  readonly #deps: StationDeps;
   readonly #listeners = new Set<(scan: Scan) => void>();
+  readonly #statusListeners = new Set<(status: ReaderStatus) => void>();
+  #config: StationConfig;
+  #readers: Reader[] = [];
+  #relay: Relay | null = null;
+  #started = false;
+  #unbind: (() => void)[] = [];
+  #applying: Promise<void> = Promise.resolve();
 
-  constructor(
-    readonly config: StationConfig,
-    deps: StationDeps = {},
-  ) {
-    this.readers = config.readers.map((reader) => createReader(reader, deps));
-    this.relay = config.relay ? createRelay(config.relay, deps) : null;
+  constructor(config: StationConfig, deps: StationDeps = {}) {
+    this.#config = config;
+    this.#deps = deps;
     this.printer = deps.printer ?? new CupsPrinter();
-    for (const reader of this.readers) reader.on('scan', (scan) => this.#scan(scan));
+    this.#build(config);
+  }
+
+  /** The settings in force (replaced by apply()). */
+  get config(): StationConfig {
+    return this.#config;
+  }
+
+  get readers(): readonly Reader[] {
+    return this.#readers;
+  }
+
+  get relay(): Relay | null {
+    return this.#relay;
+  }
+
+  /** Every reader's state changes, also of readers built by a later apply(); returns the removal. */
+  onReaderStatus(listener: (status: ReaderStatus) => void): () => void {
+    this.#statusListeners.add(listener);
+    return () => this.#statusListeners.delete(listener);
+  }
+
+  /**
+   * New settings without a restart (the settings screen): the old readers and relay are closed, new
+   * ones built from the settings and, when the station runs, opened. The printer is the system's
+   * (its name is read from the settings at each print). Applies run one after another.
+   */
+  apply(config: StationConfig): Promise<void> {
+    const run = async () => {
+      const old = { readers: this.#readers, relay: this.#relay };
+      for (const off of this.#unbind.splice(0)) off();
+      await Promise.all([...old.readers.map((reader) => reader.close()), old.relay?.close()]);
+      this.#config = config;
+      this.#build(config);
+      if (this.#started) await Promise.all(this.#readers.map((reader) => reader.open()));
+    };
+    this.#applying = this.#applying.then(run, run);
+    return this.#applying;
+  }
+
+  #build(config: StationConfig) {
+    this.#readers = config.readers.map((reader) => createReader(reader, this.#deps));
+    this.#relay = config.relay ? createRelay(config.relay, this.#deps) : null;
+    for (const reader of this.#readers) {
+      const onScan = (scan: Scan) => this.#scan(scan);
+      const onStatus = (status: ReaderStatus) => {
+        for (const listener of this.#statusListeners) listener(status);
+      };
+      reader.on('scan', onScan);
+      reader.on('status', onStatus);
+      this.#unbind.push(() => reader.off('scan', onScan).off('status', onStatus));
+    }
   }
 
   /** Registers the consumer of scans (the gate); returns its removal. */
@@ -54,15 +108,18 @@ export class Station {
   }
 
   async start() {
-    await Promise.all(this.readers.map((reader) => reader.open()));
+    this.#started = true;
+    await Promise.all(this.#readers.map((reader) => reader.open()));
   }
 
   async stop() {
-    await Promise.all([...this.readers.map((reader) => reader.close()), this.relay?.close()]);
+    this.#started = false;
+    await this.#applying;
+    await Promise.all([...this.#readers.map((reader) => reader.close()), this.#relay?.close()]);
   }
 
   #scan(scan: Scan) {
-    const withDirection = scan.direction ? scan : { ...scan, direction: this.config.direction };
+    const withDirection = scan.direction ? scan : { ...scan, direction: this.#config.direction };
     for (const listener of this.#listeners) listener(withDirection);
   }
 }
