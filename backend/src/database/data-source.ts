@@ -51,6 +51,7 @@ import {
 } from '../modules/device/device.entity.js';
 import { Device1764000200000 } from './migrations/1764000200000-device.js';
 import { PdfJob1764000300000 } from './migrations/1764000300000-pdf-job.js';
+import { ChangeFeed1764000400000 } from './migrations/1764000400000-change-feed.js';
 import { PdfJobEntity } from '../modules/pdf/pdf-job.entity.js';
 
 export const ENTITIES = [
@@ -101,6 +102,7 @@ export const MIGRATIONS = [
   MailRecovery1764000100000,
   Device1764000200000,
   PdfJob1764000300000,
+  ChangeFeed1764000400000,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */
