@@ -336,7 +336,7 @@ export function settingsApi(options: SettingsApiOptions) {
         `Server: ${station.config.server.url ?? '-'}`,
       ]);
       const job = await station.printer
-        .print(pdf, { printer, copies: 1, title: 'accredo-test-page' })
+        .print(pdf, { printer, copies: 1, title: `accredo-test-page-${Date.now()}` })
         .catch(printerFailure);
       send(response, 200, { data: { ok: true, jobId: job.jobId, printer } });
       return true;
