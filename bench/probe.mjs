@@ -843,6 +843,17 @@ async function pictures() {
     );
 }
 
+/** Counters near what their int columns hold (2^31-1 on MariaDB): one more must not be a 500. */
+async function bounds() {
+  await ds.query('UPDATE accreditation SET credit = ? WHERE id = ?', [2_147_483_600, user.id]);
+  const res = await api('PUT', `${A}/user-credit/${user.id}`, {
+    token: tokens.a,
+    body: { price: 10_000_000, type: 1 },
+  });
+  record('bounds', { method: 'PUT', path: `${A}/user-credit/:id` }, 'credit past 2^31-1', res, check(res));
+  await ds.query('UPDATE accreditation SET credit = 0 WHERE id = ?', [user.id]);
+}
+
 /** HTML pages and the docs: security headers. */
 async function pages() {
   for (const p of ['/', '/login', '/manage/login', `/app/online/${ids.key}`, '/api/docs', '/gate', '/no-such-page']) {
@@ -915,6 +926,7 @@ try {
   await deviceTokens();
   await raw();
   await pictures();
+  await bounds();
   for (const route of all) {
     const ok = await probeRoute(route).catch((e) => {
       record('probe errors', route, 'the probe itself', { status: 0, ms: 0, error: String(e) }, [

@@ -25,7 +25,7 @@ import { ImageEntity } from '../image/image.entity.js';
 import { ImageService } from '../image/image.service.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import { AccreditationHistoryService } from './accreditation-history.service.js';
-import { EntranceEntity, localDay } from './entrance.entity.js';
+import { EntranceEntity, localDay, subjectTimeZone } from './entrance.entity.js';
 import {
   AccreditationEntity,
   AccreditationGroupEntity,
@@ -61,6 +61,9 @@ export interface CreateOptions {
   /** The request's name of the photo, named by its field errors (`imageData`; the online form's `image`). */
   photoField?: string;
 }
+
+/** The largest balance: what the int `credit` column holds on MariaDB (signed 32 bits). */
+const CREDIT_MAX = 2_147_483_647;
 
 /** The unique (actionId, email) index: two creates racing with one address, only one wins. */
 function isEmailConflict(err: unknown): boolean {
@@ -290,7 +293,9 @@ export class AccreditationService {
       // 1 entered, 2 entered on a day, 3 not entered, 4 not entered on a day (spec §2); the day
       // defaults to today, as the date picker does.
       const onDay = filter.entrance === 2 || filter.entrance === 4;
-      const params = { actionId, entranceDay: filter.entranceDate || localDay() };
+      const entranceDay =
+        filter.entranceDate || localDay(new Date(), await subjectTimeZone(this.ds, currentSubjectId()));
+      const params = { actionId, entranceDay };
       const day = onDay ? ' AND e.day = :entranceDay' : '';
       const entered = `SELECT e.accreditationId FROM entrance e WHERE e.actionId = :actionId AND e.type = 1${day}`;
       const not = filter.entrance > 2;
@@ -524,7 +529,10 @@ export class AccreditationService {
     };
   }
 
-  /** Adds (1) or removes (3) credit atomically: two changes at once never take the balance below 0. */
+  /**
+   * Adds (1) or removes (3) credit atomically: two changes at once never take the balance below 0,
+   * nor above what the int `credit` column holds (an addition past it was a 500 on MariaDB).
+   */
   async changeCredit(id: number, change: z.output<typeof creditChangeSchema>, actor: AdminAuth) {
     const row = await this.scoped.get(id);
     await this.ds.transaction(async (m) => {
@@ -534,11 +542,16 @@ export class AccreditationService {
         const qb = repo.createQueryBuilder().update().where('id = :id', { id });
         const result =
           change.type === 1
-            ? await qb.set({ credit: () => `COALESCE(${credit}, 0) + ${change.price}` }).execute()
+            ? await qb
+                .set({ credit: () => `COALESCE(${credit}, 0) + ${change.price}` })
+                .andWhere(`COALESCE(${credit}, 0) <= :room`, { room: CREDIT_MAX - change.price })
+                .execute()
             : await qb
                 .set({ credit: () => `COALESCE(${credit}, 0) - ${change.price}` })
                 .andWhere(`COALESCE(${credit}, 0) >= :price`, { price: change.price })
                 .execute();
+        if (!result.affected && change.type === 1)
+          throw AppError.validation([{ path: 'price', key: 'credit.balanceTooHigh' }]);
         if (!result.affected) throw new AppError('CREDIT_NOT_ENOUGH');
       }
       await m.getRepository(CreditTransactionEntity).insert({
