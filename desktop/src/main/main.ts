@@ -18,6 +18,10 @@ async function run() {
   // Settings and the offline store live in the user's data directory unless told otherwise.
   const env = { ...process.env };
   env.ACCREDO_STATION_DATA ||= path.join(app.getPath('userData'), 'station');
+  // the gate and settings screens: the web app's build, packaged as an extra resource
+  // (electron-builder.yml `extraResources`: web/dist -> resources/web); unpackaged, the core's
+  // default (web/dist of the repository)
+  if (app.isPackaged) env.WEB_DIST ||= path.join(process.resourcesPath, 'web');
   const core = await startStation(env);
   const kiosk = process.argv.includes('--kiosk') || core.station.config.kiosk;
 
@@ -45,7 +49,8 @@ async function run() {
   const forward = (status: ReaderStatus) => {
     if (!window.isDestroyed()) window.webContents.send(CHANNELS.readerStatusEvent, status);
   };
-  for (const reader of core.station.readers) reader.on('status', forward);
+  // also the readers of settings saved later (the settings screen reopens them)
+  core.station.onReaderStatus(forward);
 
   const info: StationInfo = { version: app.getVersion(), serverUrl: core.server.url, kiosk };
   ipcMain.handle(CHANNELS.info, () => info);
