@@ -2,7 +2,7 @@ import type { AccreditationHistory } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { EntranceEntity, localDay } from './entrance.entity.js';
+import { EntranceEntity, localDay, subjectTimeZone } from './entrance.entity.js';
 
 /** How many entries of each kind a list row carries for its tooltips (spec §2). */
 export const HISTORY_SIZE = 5;
@@ -41,7 +41,7 @@ export class AccreditationHistoryService {
         accreditationId: accreditation.id,
         type,
         deviceId,
-        day: localDay(at),
+        day: localDay(at, await subjectTimeZone(this.ds, accreditation.subjectId)),
         createdAt: at,
       }),
     );

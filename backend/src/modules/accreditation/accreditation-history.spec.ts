@@ -7,6 +7,8 @@ import { localDay } from './entrance.entity.js';
 import { PrintLogEntity } from './print-log.entity.js';
 
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
+/** the time zone of the subjects createSubject makes: the day of their entry log */
+const ZONE = 'Europe/Prague';
 
 describe('accreditation list: entrance filters and row history (spec §2 Accreditation list)', () => {
   let t: TestApp;
@@ -46,7 +48,7 @@ describe('accreditation list: entrance filters and row history (spec §2 Accredi
   afterAll(() => t.close());
 
   it('filters entered (1), entered on a day (2), not entered (3) and not entered on a day (4)', async () => {
-    const yesterday = localDay(new Date(Date.now() - 86_400_000));
+    const yesterday = localDay(Date.now() - 86_400_000, ZONE);
     expect(await names({ entrance: 1 })).toEqual(['Ada', 'Bob']);
     expect(await names({ entrance: 3 })).toEqual(['Cyril', 'Dana']);
     // The day defaults to today, as the date picker does.
@@ -63,8 +65,8 @@ describe('accreditation list: entrance filters and row history (spec §2 Accredi
     // only left; past the list's selective cap, so the counts come from the entry log's index.
     const festival = (await post('action', { name: ml('Big festival') })).body.data;
     const ids = await seedAccreditations(t.ds, { subjectId, actionId: festival.id, count: 2100 });
-    const today = localDay();
-    const yesterday = localDay(new Date(Date.now() - 86_400_000));
+    const today = localDay(Date.now(), ZONE);
+    const yesterday = localDay(Date.now() - 86_400_000, ZONE);
     const log: [number, number, string][] = [
       ...ids.slice(0, 2050).map((id) => [id, 1, today] as [number, number, string]),
       ...ids.slice(0, 20).map((id) => [id, 1, today] as [number, number, string]),
@@ -98,6 +100,38 @@ describe('accreditation list: entrance filters and row history (spec §2 Accredi
     expect(Number(left.n)).toBe(0);
     expect((await filter({ entrance: 1 })).max).toBe(1950);
     expect((await filter({ entrance: 3 })).max).toBe(50);
+  });
+
+  it("takes today and writes passages in the subject's time zone, not the server's (D19)", async () => {
+    // a zone whose day differs from the server's now (+13/+14 and -11 never share a day)
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const d = new Date();
+    const serverDay = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    const zone = ['Pacific/Auckland', 'Pacific/Kiritimati', 'Pacific/Pago_Pago'].find(
+      (z) => localDay(d, z) !== serverDay,
+    ) as string;
+    expect(localDay(d, zone)).not.toBe(serverDay);
+    const far = await createSubject(t);
+    await t.ds.query('UPDATE subject SET timeZone = ? WHERE id = ?', [zone, far.id]);
+    const farAdmin = await loginAs(t, await createAdminUser(t, far, { superuser: true }));
+    const farPost = (path: string, body: unknown) => t.api('POST', `/api/admin/v1/${path}`, { token: farAdmin, body });
+    const farAction = (await farPost('action', { name: ml('Auckland') })).body.data;
+    const kiri = (
+      await farPost('user', { actionId: farAction.id, firstname: 'Kiri', lastname: 'X', email: 'kiri@ex.com' })
+    ).body.data;
+    await farPost('user', { actionId: farAction.id, firstname: 'Tane', lastname: 'X', email: 'tane@ex.com' });
+    const row = await history.recordEntrance({ ...kiri, subjectId: far.id, actionId: farAction.id }, 1, null, d);
+    expect(row.day).toBe(localDay(d, zone));
+    const farNames = async (filterData: Record<string, unknown>) =>
+      (
+        (await farPost('user/filter', { actionId: farAction.id, page: 1, pageSize: 50, filterData })).body.data as {
+          firstname: string;
+        }[]
+      ).map((p) => p.firstname);
+    // "entered today" and "not entered today" without a day: the subject's today
+    expect(await farNames({ entrance: 2 })).toEqual(['Kiri']);
+    expect(await farNames({ entrance: 4 })).toEqual(['Tane']);
+    expect(await farNames({ entrance: 2, entranceDate: serverDay })).toEqual([]);
   });
 
   it('rejects a malformed day and an unknown entrance type with field errors', async () => {

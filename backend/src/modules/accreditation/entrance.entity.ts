@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { localDay as dayIn } from '@accredo/access';
+import { Column, type DataSource, Entity, type EntityManager, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { DateColumn } from '../../database/columns.js';
 
 /**
@@ -43,8 +44,16 @@ export class EntranceEntity {
   createdAt: Date;
 }
 
-/** The calendar day (YYYY-MM-DD) of an instant on the server's clock (TZ), the venue's day. */
-export function localDay(at: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+/**
+ * The calendar day (YYYY-MM-DD) of an instant in the subject's time zone (D19 of issue 11): the
+ * venue's day, what the gates write and "entered on a day" compares, whatever the server's `TZ`.
+ */
+export function localDay(at: Date | number, timeZone: string): string {
+  return dayIn(typeof at === 'number' ? at : at.getTime(), timeZone);
+}
+
+/** The subject's time zone (its venue's), for `localDay`. */
+export async function subjectTimeZone(m: DataSource | EntityManager, subjectId: number): Promise<string> {
+  const rows: { timeZone: string }[] = await m.query('SELECT timeZone FROM subject WHERE id = ?', [subjectId]);
+  return rows[0]?.timeZone || 'Europe/Prague';
 }
