@@ -852,6 +852,26 @@ async function bounds() {
   });
   record('bounds', { method: 'PUT', path: `${A}/user-credit/:id` }, 'credit past 2^31-1', res, check(res));
   await ds.query('UPDATE accreditation SET credit = 0 WHERE id = ?', [user.id]);
+  // offline deductions are taken as they happened (D20): three of 10^9 go past -2^31
+  const credit = await must('POST', `${A}/device-template`, {
+    token: tokens.a,
+    body: { name: 'Credit', actionId: action.id, data: { mode: 2, rules: [], globalRule: { enabled: true } } },
+  });
+  await ds.query('UPDATE action SET isCredit = 1 WHERE id = ?', [action.id]);
+  await api('PUT', `${A}/action/${action.id}`, { token: tokens.a, body: { ...action, isCredit: true } }); // refreshes caches
+  const till = await pair(`probe-till-${Date.now()}`);
+  await must('PUT', `${A}/device/${till.id}`, {
+    token: tokens.a,
+    body: { name: 'Till', uid: 'probe-till', deviceTemplateId: credit.id },
+  });
+  const scans = [1, 2, 3].map((i) => ({
+    code: ids.bc,
+    nonce: `till${Date.now()}x${i}`,
+    scanTime: Date.now() - i * 1000,
+    amount: 1_000_000_000,
+  }));
+  const up = await api('POST', '/api/device/v1/upload', { device: till.token, body: { scans } });
+  record('bounds', { method: 'POST', path: '/api/device/v1/upload' }, 'offline credit past -2^31', up, check(up));
 }
 
 /** HTML pages and the docs: security headers. */
