@@ -874,6 +874,63 @@ async function bounds() {
   record('bounds', { method: 'POST', path: '/api/device/v1/upload' }, 'offline credit past -2^31', up, check(up));
 }
 
+/** Ids past what an int column holds, in every field that names a row: a field error or 404, never a 500. */
+async function bigIds() {
+  const rest = { userId: [user.id], all: false };
+  for (const big of [2147483648, 1e20]) {
+    const calls = [
+      ['POST', `${A}/groups`, { name: 'G', actionId: action.id, adminTemplateId: big, zoneId: [big] }],
+      ['POST', `${A}/zone`, { name: 'Z', actionId: big }],
+      ['POST', `${A}/action`, { ...BASES[`POST ${A}/action`], afterMailTemplateId: big, customField: [{ id: big }] }],
+      ['POST', `${A}/action`, { ...BASES[`POST ${A}/action`], previewData: { image: big } }],
+      ['POST', `${A}/web-channel`, { name: 'W', actionId: action.id, mailTemplateId: big, imageId: big }],
+      ['POST', `${A}/web-channel`, { name: 'W', actionId: action.id, groupsId: [big], customField: [big] }],
+      ['PUT', `${A}/device/${gate.id}`, { name: 'Gate', uid: 'probe-gate', deviceTemplateId: big }],
+      ['POST', `${A}/device-template`, { name: 'T', actionId: big, data: { mode: 1, rules: [] } }],
+      [
+        'POST',
+        `${A}/device-template`,
+        { name: 'T', actionId: action.id, data: { mode: 1, rules: [{ groupId: big, entrances: 1 }] } },
+      ],
+      ['POST', `${A}/user`, { ...BASES[`POST ${A}/user`], email: 'big@probe.test', groupIds: [big], zones: [big] }],
+      [
+        'POST',
+        `${A}/user`,
+        { ...BASES[`POST ${A}/user`], email: 'big2@probe.test', imageId: big, customField: [{ id: big, value: 'x' }] },
+      ],
+      ['POST', `${A}/admin-user`, { login: `big${big}@probe.test`, password: PASSWORD, name: 'B', actionId: big }],
+      ['PUT', `${A}/actual/action`, { actionId: big }],
+      ['POST', `${A}/actual/subject`, { subjectId: big }],
+      ['POST', `${A}/report`, { type: 1, actionId: big, deviceId: big }],
+      ['POST', `${A}/report/entrance`, { actionId: big, deviceId: big }],
+      [
+        'POST',
+        `${A}/user/filter`,
+        {
+          actionId: action.id,
+          filterData: { groupId: big, zoneId: big, customField: { '99999999999999999999': 'x' } },
+        },
+      ],
+      ['POST', `${A}/user/assign-groups`, { actionId: action.id, ...rest, groupsId: [big] }],
+      ['POST', `${A}/user/assign-zone`, { actionId: action.id, ...rest, zones: [big] }],
+      ['POST', `${A}/user/copy`, { actualAction: action.id, actionId: big, ...rest }],
+      ['POST', `${A}/email/send`, { actionId: action.id, userIds: [user.id], mailTemplate: big }],
+      ['POST', `${A}/user/print`, { actionId: action.id, userId: [big], all: false }],
+      [
+        'POST',
+        '/api/manage/v1/admin-user',
+        { subjectId: big, login: `m${big}@probe.test`, name: 'M', password: PASSWORD },
+      ],
+      ['GET', `${A}/web-channel?actionId=${big}`],
+      ['GET', `${A}/report/live?actionId=${big}`],
+    ];
+    for (const [method, p, body] of calls) {
+      const res = await api(method, p, { token: tokens.a, manage: tokens.operator, body });
+      record('big ids', { method, path: p }, `id ${big}`, res, check(res));
+    }
+  }
+}
+
 /** HTML pages and the docs: security headers. */
 async function pages() {
   for (const p of ['/', '/login', '/manage/login', `/app/online/${ids.key}`, '/api/docs', '/gate', '/no-such-page']) {
@@ -947,6 +1004,7 @@ try {
   await raw();
   await pictures();
   await bounds();
+  await bigIds();
   for (const route of all) {
     const ok = await probeRoute(route).catch((e) => {
       record('probe errors', route, 'the probe itself', { status: 0, ms: 0, error: String(e) }, [
