@@ -19,7 +19,7 @@ import { AccreditationService } from './modules/accreditation/accreditation.serv
 import { PrintController } from './modules/accreditation/print.controller.js';
 import { PrintService } from './modules/accreditation/print.service.js';
 import { BadgePdfService } from './modules/pdf/badge-pdf.service.js';
-import { PdfJobController } from './modules/pdf/pdf-job.controller.js';
+import { PdfDeviceController, PdfJobController } from './modules/pdf/pdf-job.controller.js';
 import { PdfRenderer } from './modules/pdf/pdf-renderer.service.js';
 import { AccreditationHistoryService } from './modules/accreditation/accreditation-history.service.js';
 import { ActionController } from './modules/action/action.controller.js';
@@ -93,6 +93,7 @@ export const CONTROLLERS = [
   AccreditationController,
   PrintController,
   PdfJobController,
+  PdfDeviceController,
   WebChannelController,
   OnlineController,
   AccreditationImagesController,

@@ -235,7 +235,7 @@ export class PrintService {
   }
 
   /** One print entry per badge and the counts, in one transaction. */
-  async record(ids: number[], adminUserId: number) {
+  async record(ids: number[], adminUserId: number | null) {
     const subjectId = currentSubjectId();
     const now = new Date();
     await this.ds.transaction(async (m) => {

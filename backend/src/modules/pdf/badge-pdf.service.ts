@@ -146,16 +146,35 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
     subjectId: number | null,
   ): Promise<{ filename: string; content: Buffer; contentType: string } | null> {
     if (!accreditationId || !subjectId) return null;
-    const person = await this.accreditations.findOneBy({ id: accreditationId, subjectId });
-    if (!person) return null;
-    return runInTenant(subjectId, async () => {
-      // the subject's default language: a queued mail does not keep the sender's
-      const run = await this.prints.runFor(person.actionId, [person.id], 'cs');
-      const { pages } = await this.prints.render(run, run.ids);
-      if (!pages.length) return null;
-      const content = await this.renderer.render(pages, { title: run.title, lang: run.language });
-      return { filename: `badge-${person.bc}.pdf`, content, contentType: 'application/pdf' };
+    // a mailed badge is not a print: nothing is logged or counted
+    const badge = await runInTenant(subjectId, () => this.personBadge(accreditationId)).catch((err) => {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return null; // deleted since
+      throw err;
     });
+    return badge?.file ? { filename: badge.fileName, content: badge.file, contentType: 'application/pdf' } : null;
+  }
+
+  /**
+   * The badge of one person of the current subject as a PDF (the gate desk's call and the mail's
+   * attachment); `file` is null, with the reason, when they have none (no group with a template, a
+   * broken template).
+   */
+  async personBadge(accreditationId: number): Promise<{ file: Buffer | null; fileName: string; error: PrintError[] }> {
+    const person = await this.accreditations.findOneBy({ id: accreditationId, subjectId: currentSubjectId() });
+    if (!person) throw AppError.notFound();
+    // the subject's default language: neither a queued mail nor a device carries an admin's
+    const run = await this.prints.runFor(person.actionId, [person.id], 'cs');
+    const { pages, error } = await this.prints.render(run, run.ids);
+    const file = pages.length ? await this.renderer.render(pages, { title: run.title, lang: run.language }) : null;
+    return { file, fileName: `badge-${person.bc}.pdf`, error };
+  }
+
+  /** GET api/device/v1/badge/{id}: a station prints the person's badge at the gate desk; logged as a print. */
+  async deviceBadge(accreditationId: number): Promise<{ file: Buffer; fileName: string }> {
+    const badge = await this.personBadge(accreditationId);
+    if (!badge.file) throw new AppError('NOTHING_TO_PRINT', { reason: badge.error[0]?.error ?? null });
+    await this.prints.record([accreditationId], null);
+    return { file: badge.file, fileName: badge.fileName };
   }
 
   /** Resolves when this instance's worker has nothing left to do (tests, shutdown). */

@@ -266,6 +266,41 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
     expect(await pageCodes(pdf!.bytes)).toEqual([people[1].bc]);
   });
 
+  it('gives a paired station the badge of one person (GET api/device/v1/badge/{id}), logged as a print', async () => {
+    const key = (await t.api('GET', '/api/admin/v1/device/key', { token: admin })).body.data;
+    const paired = await t.api('POST', '/api/device/v1/pair', {
+      body: { code: key.bc, uid: 'desk-1', name: 'Desk', appVersion: '1.0' },
+    });
+    expect(paired.status, JSON.stringify(paired.body)).toBe(200);
+    const token = `Bearer ${paired.body.data.token}`;
+    const before = await printCount(people[2].id);
+    const res = await fetch(`${t.url}/api/device/v1/badge/${people[2].id}`, { headers: { authorization: token } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(await pageSizes(bytes)).toEqual([[105, 148]]);
+    expect(await pageCodes(bytes)).toEqual([people[2].bc]);
+    expect(await printCount(people[2].id)).toBe(before + 1);
+    const log = await t.ds.getRepository(PrintLogEntity).findOne({
+      where: { accreditationId: people[2].id },
+      order: { id: 'DESC' },
+    });
+    expect(log?.adminUserId).toBeNull();
+
+    expect((await fetch(`${t.url}/api/device/v1/badge/${people[2].id}`)).status).toBe(401);
+    const missing = await t.api('GET', '/api/device/v1/badge/999999', { token });
+    expect([missing.status, missing.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    const loner = (
+      await post('user', { actionId: action.id, firstname: 'Desk', lastname: 'Nogroup', email: 'desk@example.com' })
+    ).body.data;
+    const none = await t.api('GET', `/api/device/v1/badge/${loner.id}`, { token });
+    expect([none.status, none.body.error.code, none.body.error.details.reason]).toEqual([
+      400,
+      'NOTHING_TO_PRINT',
+      'PRINT_NO_GROUP',
+    ]);
+  });
+
   it('names the install step when Chromium is missing, and HTML printing still works', async () => {
     const renderer = t.app.get(PdfRenderer);
     await renderer.onApplicationShutdown();

@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Right } from '../../common/access.js';
+import { DeviceSession, Right } from '../../common/access.js';
 import { type AdminAuth, CurrentAdmin } from '../../common/request.js';
 import { IdParam } from '../../common/zod.js';
 import { BadgePdfService, toJobDto } from './badge-pdf.service.js';
@@ -26,5 +26,24 @@ export class PdfJobController {
   async file(@IdParam() id: number, @CurrentAdmin() actor: AdminAuth, @Res() reply: FastifyReply) {
     const { stream, fileName, size } = await this.pdf.jobFile(id, actor);
     sendPdf(reply, stream, fileName, size);
+  }
+}
+
+/**
+ * A paired station's badge print at the gate desk (docs/station.md "Print on scan"): the person's
+ * badge as application/pdf, with the device's token, for a person of the device's subject; logged as
+ * a print (without an admin user). 404 for an unknown person, 400 NOTHING_TO_PRINT with the reason
+ * (`PRINT_NO_GROUP`, …) when they have no badge, 503 PDF_RENDERER_MISSING without Chromium.
+ */
+@ApiTags('device')
+@Controller('api/device/v1')
+export class PdfDeviceController {
+  constructor(private readonly pdf: BadgePdfService) {}
+
+  @Get('badge/:id')
+  @DeviceSession()
+  async badge(@IdParam() id: number, @Res() reply: FastifyReply) {
+    const { file, fileName } = await this.pdf.deviceBadge(id);
+    sendPdf(reply, file, fileName);
   }
 }
