@@ -1,5 +1,5 @@
 import { type devicePairSchema, type DevicePairResult } from '@accredo/domain';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
@@ -12,35 +12,64 @@ import { DeviceSessions } from './device-sessions.service.js';
 import { DeviceEntity, DeviceTemplateEntity } from './device.entity.js';
 import { deviceDto } from './device.service.js';
 import { GateCache } from './gate-cache.service.js';
-import { readDate, readJson, sqlDate } from './sql.js';
+import { isSqlite, readDate, readJson } from './sql.js';
 
+/** The accreditation columns of a snapshot or changes row. */
+const PERSON_COLUMNS =
+  'id, actionId, bc, days, fieldValues, credit, isUnlimited, updatedAt, customId, firstname, lastname, imageId';
 /** At most this many people per page of the snapshot and of the changes. */
 export const PAGE_MAX = 2000;
 /**
- * The changes stop this long before now: a row whose transaction is still committing may carry
- * an updatedAt a little in the past; it is sent on the next poll instead of being skipped.
+ * The change feed (`accreditation_change`, written by triggers: migration 1764000400000) keeps
+ * this long; a cursor older than what is kept answers `resync` (take a snapshot).
  */
-const SETTLE_MS = 2000;
+export const CHANGE_KEEP_MS = 7 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+/**
+ * MariaDB numbers a change when it is written, not when its transaction commits: a change younger
+ * than this may still have an older-numbered sibling in flight, so the cursor stays before it
+ * (it is sent, and sent again on the next poll, which is harmless: the answer is the current
+ * state). SQLite commits one writer at a time in sequence order: nothing to wait for.
+ */
+const SETTLE_MS = 30_000;
 
 const isUidConflict = (err: unknown) =>
   /UQ_device_subject_uid|device\.subjectId, device\.uid|Duplicate entry/i.test(String((err as Error)?.message));
 
-/** A change cursor: the updatedAt (epoch ms) and id of the last row sent, `1732540000000.4711`. */
-export function parseCursor(value: string | undefined): { at: number; id: number } | null {
-  if (!value) return null;
-  const m = /^(\d{1,15})\.(\d{1,12})$/.exec(value);
-  if (!m) throw AppError.validation([{ path: 'cursor', key: 'basics.invalidValue' }]);
-  return { at: Number(m[1]), id: Number(m[2]) };
+/**
+ * A change cursor: the sequence number of the last change taken, `4711`. `0.0` (what a station
+ * keeps before its first snapshot) is the start; a cursor of the old `updatedAt.id` feed answers
+ * `resync`.
+ */
+export function parseCursor(value: string | undefined): number | 'resync' {
+  if (!value || value === '0.0') return 0;
+  if (/^\d{1,15}$/.test(value)) return Number(value);
+  if (/^\d{1,15}\.\d{1,12}$/.test(value)) return 'resync';
+  throw AppError.validation([{ path: 'cursor', key: 'basics.invalidValue' }]);
 }
 
 /** Pairing, configuration and the offline data of api/device/v1 (docs/device-protocol.md). */
 @Injectable()
-export class DeviceProtocolService {
+export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('DeviceProtocol');
+  private timer?: NodeJS.Timeout;
+
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly sessions: DeviceSessions,
     private readonly cache: GateCache,
   ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.pruneChanges().catch((err) => this.logger.warn(`Pruning the change feed failed: ${String(err)}`));
+    }, PRUNE_EVERY_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
 
   /** The `bc` code of GET device/key pairs a device (new or known by its uid) and gives it a token. */
   async pair(input: z.output<typeof devicePairSchema>): Promise<DevicePairResult> {
@@ -152,9 +181,9 @@ export class DeviceProtocolService {
     const gate = await this.cache.get(auth.deviceId);
     if (!gate.action || !gate.template)
       return { template: null, action: null, timeZone: gate.timeZone, people: [], next: null, cursor: null };
-    const cursor = after === 0 ? await this.currentCursor(gate.action.id) : null;
+    const cursor = after === 0 ? await this.currentCursor() : null;
     const rows: Record<string, unknown>[] = await this.ds.query(
-      `SELECT id, actionId, bc, days, fieldValues, credit, isUnlimited, updatedAt, customId, firstname, lastname, imageId FROM accreditation WHERE subjectId = ? AND actionId = ? AND id > ? ORDER BY id LIMIT ${limit}`,
+      `SELECT ${PERSON_COLUMNS} FROM accreditation WHERE subjectId = ? AND actionId = ? AND id > ? ORDER BY id LIMIT ${limit}`,
       [auth.subjectId, gate.action.id, after],
     );
     const people = await this.people(rows, gate.template.id);
@@ -168,35 +197,105 @@ export class DeviceProtocolService {
     };
   }
 
-  /** GET changes?cursor=: people changed (created or edited) since the cursor, oldest first. */
+  /**
+   * GET changes?cursor=: the people of the action changed since the cursor (created, edited, their
+   * groups, zones, credit or passages) as snapshot rows, and the ids of those gone (deleted, moved),
+   * in change order, a page of at most `limit` changes. `resync: true` (cursor null): the changes
+   * since that cursor are no longer kept, take a snapshot.
+   */
   async changes(auth: DeviceAuth, cursorText: string | undefined, limit: number) {
     const gate = await this.cache.get(auth.deviceId);
-    if (!gate.action || !gate.template) return { people: [], cursor: cursorText ?? null, more: false };
-    const since = parseCursor(cursorText) ?? { at: 0, id: 0 };
-    const until = new Date(Date.now() - SETTLE_MS);
-    const sinceDate = sqlDate(this.ds, new Date(since.at));
-    const rows: Record<string, unknown>[] = await this.ds.query(
-      `SELECT id, actionId, bc, days, fieldValues, credit, isUnlimited, updatedAt, customId, firstname, lastname, imageId FROM accreditation
-       WHERE actionId = ? AND subjectId = ? AND (updatedAt > ? OR (updatedAt = ? AND id > ?)) AND updatedAt <= ?
-       ORDER BY updatedAt, id LIMIT ${limit}`,
-      [gate.action.id, auth.subjectId, sinceDate, sinceDate, since.id, sqlDate(this.ds, until)],
-    );
+    if (!gate.action || !gate.template)
+      return { people: [], deleted: [], cursor: cursorText ?? null, more: false, resync: false };
+    const since = parseCursor(cursorText);
+    if (since === 'resync' || (await this.expired(since)))
+      return { people: [], deleted: [], cursor: null, more: false, resync: true };
+    const changes: { id: unknown; accreditationId: unknown; changedAt: unknown; dbNow: unknown }[] =
+      await this.ds.query(
+        `SELECT id, accreditationId, changedAt, ${this.nowSql()} AS dbNow FROM accreditation_change
+         WHERE actionId = ? AND subjectId = ? AND id > ? ORDER BY id LIMIT ${limit}`,
+        [gate.action.id, auth.subjectId, since],
+      );
+    let cursor = since;
+    const settledUntil = changes.length ? Number(changes[0].dbNow) - this.settleMs() : 0;
+    for (const c of changes) {
+      if (Number(c.changedAt) > settledUntil) break;
+      cursor = Number(c.id);
+    }
+    const ids = [...new Set(changes.map((c) => Number(c.accreditationId)))];
+    const rows: Record<string, unknown>[] = ids.length
+      ? await this.ds.query(
+          `SELECT ${PERSON_COLUMNS} FROM accreditation WHERE subjectId = ? AND actionId = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+          [auth.subjectId, gate.action.id, ...ids],
+        )
+      : [];
+    const order = new Map(ids.map((id, i) => [id, i]));
+    rows.sort((a, b) => (order.get(Number(a.id)) ?? 0) - (order.get(Number(b.id)) ?? 0));
+    const found = new Set(rows.map((r) => Number(r.id)));
     const people = await this.people(rows, gate.template.id);
-    const last = rows[rows.length - 1];
+    const last = changes[changes.length - 1];
     return {
       people,
-      cursor: last ? `${readDate(last.updatedAt)}.${Number(last.id)}` : (cursorText ?? `${since.at}.${since.id}`),
-      more: rows.length === limit,
+      deleted: ids.filter((id) => !found.has(id)),
+      cursor: String(cursor),
+      // another page only when this one was full and the cursor passed all of it
+      more: changes.length === limit && cursor === Number(last.id),
+      resync: false,
     };
   }
 
-  private async currentCursor(actionId: number): Promise<string> {
-    const until = new Date(Date.now() - SETTLE_MS);
-    const rows: { updatedAt: unknown; id: unknown }[] = await this.ds.query(
-      'SELECT updatedAt, id FROM accreditation WHERE actionId = ? AND updatedAt <= ? ORDER BY updatedAt DESC, id DESC LIMIT 1',
-      [actionId, sqlDate(this.ds, until)],
+  /** Deletes the changes older than CHANGE_KEEP_MS, in chunks; the newest change always stays. */
+  async pruneChanges(now = Date.now()): Promise<number> {
+    const [range]: { lo: unknown; hi: unknown }[] = await this.ds.query(
+      'SELECT MIN(id) AS lo, MAX(id) AS hi FROM accreditation_change',
     );
-    return rows.length ? `${readDate(rows[0].updatedAt)}.${Number(rows[0].id)}` : '0.0';
+    if (range?.hi === null || range?.hi === undefined) return 0;
+    const [old]: { upto: unknown }[] = await this.ds.query(
+      'SELECT MAX(id) AS upto FROM accreditation_change WHERE changedAt < ?',
+      [now - CHANGE_KEEP_MS],
+    );
+    const upto = Math.min(Number(old?.upto ?? 0), Number(range.hi) - 1);
+    let deleted = 0;
+    for (let from = Number(range.lo); from <= upto; from += 10_000) {
+      const res = await this.ds.query('DELETE FROM accreditation_change WHERE id >= ? AND id <= ?', [
+        from,
+        Math.min(from + 9_999, upto),
+      ]);
+      deleted += Number((res as { affectedRows?: number })?.affectedRows ?? 0);
+    }
+    return deleted;
+  }
+
+  /** Whether changes after `since` may have been pruned (or the feed is not the one the cursor came from). */
+  private async expired(since: number): Promise<boolean> {
+    const [range]: { lo: unknown; hi: unknown }[] = await this.ds.query(
+      'SELECT MIN(id) AS lo, MAX(id) AS hi FROM accreditation_change',
+    );
+    if (range?.hi === null || range?.hi === undefined) return since > 0;
+    return since < Number(range.lo) - 1 || since > Number(range.hi);
+  }
+
+  /** The database's clock in epoch ms (the clock the triggers stamp `changedAt` with). */
+  private nowSql(): string {
+    return isSqlite(this.ds)
+      ? "CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)"
+      : 'ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)';
+  }
+
+  private settleMs(): number {
+    return isSqlite(this.ds) ? 0 : SETTLE_MS;
+  }
+
+  /** The cursor a snapshot starts the changes from: the newest change, or before the unsettled ones. */
+  private async currentCursor(): Promise<string> {
+    const settle = this.settleMs();
+    const [row]: { hi: unknown; young: unknown }[] = await this.ds.query(
+      settle
+        ? `SELECT MAX(id) AS hi, (SELECT MIN(id) FROM accreditation_change WHERE changedAt > ${this.nowSql()} - ${settle}) AS young FROM accreditation_change`
+        : 'SELECT MAX(id) AS hi, NULL AS young FROM accreditation_change',
+    );
+    if (row?.young !== null && row?.young !== undefined) return String(Number(row.young) - 1);
+    return String(Number(row?.hi ?? 0));
   }
 
   private async people(rows: Record<string, unknown>[], templateId: number) {
