@@ -8,6 +8,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
 import { ErrorFilter } from './common/error.filter.js';
 import { addWebHooks, serveWebApp, setSecurityHeaders } from './common/web-app.js';
+import { leanScan } from './modules/device/scan-route.js';
 import type { AppConfig } from './config/config.js';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -16,6 +17,8 @@ const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose']
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const webDist = fs.existsSync(config.webDist) ? config.webDist : null;
   const filter = new ErrorFilter(webDist);
+  // POST api/device/v1/scan answers through a lean handler, not Nest's pipeline (issue 11 speed).
+  const scanRoute = leanScan();
   const adapter: FastifyAdapter = new FastifyAdapter({
     // What Fastify answers itself (malformed URL, over-long parameter, unparsable request) gets the
     // error envelope too; the security hook Nest would run there still runs.
@@ -36,6 +39,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
     if (typeof limit === 'number') route.bodyLimit = limit;
     filter.addRoute(route.method, route.url);
+    scanRoute.onRoute(route);
   });
   // Security headers on every answer; no source maps, no index.html for a missing asset (issue 10 items 6, 11).
   addWebHooks(adapter.getInstance());
@@ -44,6 +48,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     abortOnError: false,
   });
   app.useGlobalFilters(filter);
+  scanRoute.bind(app);
   // `content-type: application/json` with no body (as many clients send a POST without data) is an
   // empty body, not Fastify's 400 FST_ERR_CTP_EMPTY_JSON_BODY; anything else is parsed as before.
   const json = adapter.getInstance().getDefaultJsonParser('error', 'error');

@@ -50,7 +50,12 @@ export class DeviceProtocolController {
     return this.protocol.config(auth, appVersion);
   }
 
-  /** One online decision (D16–D19). */
+  /**
+   * One online decision (D16–D19). Declared here for OpenAPI, the route walk and its access marking;
+   * on the wire the lean handler of scan-route.ts answers it (swapped in by app.factory's onRoute
+   * hook: same token check, schema, envelope and answer, without the Nest pipeline). This body runs
+   * only if that handler is not bound.
+   */
   @Post('scan')
   @HttpCode(200)
   @DeviceSession()

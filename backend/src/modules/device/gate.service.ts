@@ -44,6 +44,10 @@ export interface ScanPerson {
   zoneIds: number[];
   credit: number;
   isUnlimited: boolean;
+  /** the photo's unguessable file URL (`/api/file/{key}`, no token needed, as <img> sends none) */
+  photoUrl: string | null;
+  /** the person's groups with their names, in groupIds order */
+  groups: { id: number; name: string }[];
 }
 
 /** What a scan answers (and what a replay of its nonce answers again, D16/D17). */
@@ -280,38 +284,62 @@ export class GateService {
     return stmt;
   }
 
+  /**
+   * MariaDB: one connection of TypeORM's mysql2 pool, the statements as server-side prepared
+   * statements (`execute`: mysql2 keeps each prepared once per connection), READ COMMITTED.
+   */
   private async executeMariadb(input: ScanInput): Promise<CoreResult> {
+    const pool = (this.ds.driver as unknown as { pool?: MysqlPool }).pool;
+    if (!pool) throw new Error('MariaDB scan path: no mysql2 pool on the driver (replication is not supported)');
     for (let attempt = 1; ; attempt++) {
-      const qr = this.ds.createQueryRunner();
+      const conn = await new Promise<MysqlConnection>((ok, fail) =>
+        pool.getConnection((e, c) => (e ? fail(e) : ok(c))),
+      );
+      let open = false;
       try {
-        await qr.connect();
-        await qr.startTransaction('READ COMMITTED');
+        await myQuery(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
+        await myQuery(conn, 'START TRANSACTION');
+        open = true;
         const gen = scanCore(input, ' FOR UPDATE', (d) => d);
         let step = gen.next();
         while (!step.done) {
           const s = step.value;
-          const raw = await qr.query(s.sql, s.params);
+          const raw = await myExecute(conn, s.sql, s.params);
           step = gen.next(
             s.kind === 'all'
               ? raw
               : ({ changes: Number((raw as { affectedRows?: number }).affectedRows ?? 0) } as never),
           );
         }
-        await qr.commitTransaction();
+        await myQuery(conn, 'COMMIT');
+        open = false;
         return step.value;
       } catch (err) {
-        if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
+        if (open) await myQuery(conn, 'ROLLBACK').catch(() => undefined);
         const message = String((err as Error)?.message);
         // A duplicate of this nonce committed first (another instance): answer what it stored.
         if (/UQ_device_scan_device_nonce|Duplicate entry/i.test(message) && attempt < 3) continue;
         if (/deadlock|lock wait timeout/i.test(message) && attempt < 5) continue;
         throw err;
       } finally {
-        await qr.release();
+        conn.release();
       }
     }
   }
 }
+
+interface MysqlConnection {
+  query(sql: string, cb: (err: Error | null, rows?: unknown) => void): void;
+  execute(sql: string, params: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
+  release(): void;
+}
+interface MysqlPool {
+  getConnection(cb: (err: Error | null, conn: MysqlConnection) => void): void;
+}
+const myQuery = (conn: MysqlConnection, sql: string) =>
+  new Promise<unknown>((ok, fail) => conn.query(sql, (e, r) => (e ? fail(e) : ok(r))));
+const myExecute = (conn: MysqlConnection, sql: string, params: unknown[]) =>
+  new Promise<unknown>((ok, fail) => conn.execute(sql, params, (e, r) => (e ? fail(e) : ok(r))));
 
 interface SqliteDb {
   inTransaction: boolean;
@@ -398,19 +426,26 @@ function* scanCore(
   const passages: Passage[] = [];
   if (row && !otherAction) {
     const id = Number(row.id);
-    // groups, zones and the passages under this template in one statement (one round trip)
+    // groups (with names), zones, the passages under this template and the photo's file key in one
+    // statement (one round trip)
     const links = (yield all(
-      `SELECT 'g' AS k, groupId AS v, 0 AS n, NULL AS at FROM accreditation_group WHERE accreditationId = ?
-       UNION ALL SELECT 'z', zoneId, 0, NULL FROM accreditation_zone WHERE accreditationId = ?
-       UNION ALL SELECT 'p', type, id, createdAt FROM entrance WHERE deviceTemplateId = ? AND accreditationId = ?`,
-      [id, id, gate.template?.id ?? 0, id],
-    )) as { k: string; v: unknown; n: unknown; at: unknown }[];
+      `SELECT 'g' AS k, ag.groupId AS v, 0 AS n, NULL AS at, g.name AS s FROM accreditation_group ag LEFT JOIN \`groups\` g ON g.id = ag.groupId WHERE ag.accreditationId = ?
+       UNION ALL SELECT 'z', zoneId, 0, NULL, NULL FROM accreditation_zone WHERE accreditationId = ?
+       UNION ALL SELECT 'p', type, id, createdAt, NULL FROM entrance WHERE deviceTemplateId = ? AND accreditationId = ?
+       UNION ALL SELECT 'i', id, 0, NULL, fileKey FROM image WHERE id = ? AND subjectId = ?`,
+      [id, id, gate.template?.id ?? 0, id, num(row.imageId) ?? 0, gate.subjectId],
+    )) as { k: string; v: unknown; n: unknown; at: unknown; s: unknown }[];
     const groupIds: number[] = [];
+    const groupNames = new Map<number, string>();
     const zoneIds: number[] = [];
     const found: { type: 1 | 0; at: number; n: number }[] = [];
+    let photoKey: string | null = null;
     for (const l of links) {
-      if (l.k === 'g') groupIds.push(Number(l.v));
-      else if (l.k === 'z') zoneIds.push(Number(l.v));
+      if (l.k === 'g') {
+        groupIds.push(Number(l.v));
+        groupNames.set(Number(l.v), l.s === null || l.s === undefined ? '' : String(l.s));
+      } else if (l.k === 'z') zoneIds.push(Number(l.v));
+      else if (l.k === 'i') photoKey = l.s ? String(l.s) : null;
       else found.push({ type: Number(l.v) === 1 ? 1 : 0, at: readDate(l.at), n: Number(l.n) });
     }
     groupIds.sort((x, y) => x - y); // the primary group is the first by id (as print and mail read it)
@@ -444,6 +479,8 @@ function* scanCore(
       zoneIds: person.zoneIds,
       credit: person.credit,
       isUnlimited: person.isUnlimited,
+      photoUrl: photoKey ? `/api/file/${encodeURIComponent(photoKey)}` : null,
+      groups: groupIds.map((g) => ({ id: g, name: groupNames.get(g) ?? '' })),
     };
   }
 
