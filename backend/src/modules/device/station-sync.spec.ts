@@ -132,11 +132,14 @@ describe('station offline store and sync against the server (issue 12)', () => {
       ...options,
     });
   };
-  /** A registration older than the server's settling time (instead of waiting 2 s for it). */
-  const settle = async (id: number, cursor: string | null) => {
-    const cursorAt = Number((cursor ?? '0.0').split('.')[0]);
-    const at = new Date(Math.max(cursorAt + 1, Date.now() - 2500));
-    await t.ds.query('UPDATE accreditation SET updatedAt = ? WHERE id = ?', [sqlDate(t.ds, at), id]);
+  /** Changes older than the server's settling time (instead of waiting 2 s for them). */
+  const settle = async (id: number) => {
+    await t.ds.query('UPDATE accreditation SET updatedAt = ? WHERE id = ?', [
+      sqlDate(t.ds, new Date(Date.now() - 2500)),
+      id,
+    ]);
+    // the change feed (accreditation_change, epoch ms) when the server has it
+    await t.ds.query('UPDATE accreditation_change SET changedAt = changedAt - 5000').catch(() => undefined);
   };
   const scanRows = async (deviceId: number) =>
     (await t.ds.query('SELECT nonce, allowed, reason, offline, violation FROM device_scan WHERE deviceId = ?', [
@@ -162,7 +165,7 @@ describe('station offline store and sync against the server (issue 12)', () => {
     // registered in the office; the next poll brings it
     const c = await w.person(3);
     expect(gate.store.find(c.bc)).toBeNull();
-    await settle(c.id, gate.store.cursor());
+    await settle(c.id);
     await gate.sync();
     expect(gate.store.find(c.bc)?.person.firstname).toBe('Eva3');
     // an edit arrives the same way
@@ -173,9 +176,19 @@ describe('station offline store and sync against the server (issue 12)', () => {
       email: `renamed-${a.id}@example.com`,
       groupIds: [w.groups[0].id],
     });
-    await settle(a.id, gate.store.cursor());
+    await settle(a.id);
     await gate.sync();
     expect(gate.store.find(a.bc)?.person.firstname).toBe('Renamed');
+    // a deleted accreditation leaves the store with the next poll (when the server's feed says so)
+    const gone = await w.post('user/delete', { actionId: w.action.id, userId: [b.id], type: 1 });
+    expect(gone.status).toBeLessThan(300);
+    await settle(b.id);
+    const feed = await t.ds.query('SELECT 1 FROM accreditation_change LIMIT 1').then(
+      () => true,
+      () => false,
+    );
+    await gate.sync();
+    if (feed) expect(gate.store.find(b.bc)).toBeNull();
     // and offline the new person is let in with the server's rules
     const net = new Network();
     const offline = station(dev.token, 'sync-1.db', { clock, net });

@@ -190,10 +190,11 @@ export class OfflineStore {
   }
 
   /**
-   * People changed since the cursor replace their records (found by id: the code may have changed);
-   * their passages as read by the server include the station's own scans up to `seqAtStart`.
+   * People changed since the cursor replace their records (found by id: the code may have changed),
+   * deleted ones are dropped; the passages as read by the server include the station's own scans
+   * up to `seqAtStart`.
    */
-  applyChanges(people: WirePerson[], cursor: string | null, seqAtStart: number): void {
+  applyChanges(people: WirePerson[], cursor: string | null, seqAtStart: number, deleted: number[] = []): void {
     const byId = this.#db.prepare('DELETE FROM person WHERE id = ?');
     const insert = this.#db.prepare('INSERT OR REPLACE INTO person (h, id, data) VALUES (?, ?, ?)');
     const forget = this.#db.prepare(
@@ -206,6 +207,7 @@ export class OfflineStore {
         insert.run(h, p.id, data);
         forget.run(h, seqAtStart);
       }
+      for (const id of deleted) byId.run(id);
       this.setCursor(cursor);
     })();
   }

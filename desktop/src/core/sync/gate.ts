@@ -424,7 +424,8 @@ export class GateClient {
     }
     this.store.finishSnapshot(
       { template: first.template, action: first.action, timeZone: first.timeZone },
-      first.cursor ?? '0.0',
+      // the changes start from here ('' = from the beginning of the server's feed)
+      first.cursor ?? '',
       seq,
     );
   }
@@ -435,13 +436,21 @@ export class GateClient {
       const seq = this.store.localSeq();
       const cursor = this.store.cursor();
       const q = `changes?limit=${this.#o.pageSize}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = await this.api.request<{ people: WirePerson[]; cursor: string | null; more: boolean }>(
-        'GET',
-        q,
-        undefined,
-        this.#o.requestTimeoutMs,
-      );
-      this.store.applyChanges(res.people, res.cursor, seq);
+      const res = await this.api.request<{
+        people: WirePerson[];
+        /** accreditations gone from the action (deleted or moved) */
+        deleted?: number[];
+        cursor: string | null;
+        more: boolean;
+        /** the cursor is too old for the server's change feed: take a new snapshot */
+        resync?: boolean;
+      }>('GET', q, undefined, this.#o.requestTimeoutMs);
+      if (res.resync) {
+        this.store.setCursor(null);
+        await this.snapshot();
+        return;
+      }
+      this.store.applyChanges(res.people, res.cursor ?? cursor ?? '', seq, res.deleted ?? []);
       if (!res.more) break;
     }
   }
