@@ -1,7 +1,9 @@
-import { Badge, Group, Paper, Text } from '@mantine/core';
+import { ActionIcon, Badge, Group, Paper, Text } from '@mantine/core';
+import { IconSettings } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { StationStatus } from './station-events';
 
 /** How long ago, in the largest whole unit (s, min, h). */
@@ -18,7 +20,7 @@ const readerColor = (state: string | null) =>
 /**
  * The station's status bar (issue 12), shown when the gate screen is served by a station: online
  * or offline, the last sync and its age (ticking), scans waiting for upload, each reader's state,
- * the relay and the printer.
+ * the relay and the printer; its gear opens the station's settings (`/gate/settings`).
  */
 export function StationStatusBar({ status, connected }: { status: StationStatus; connected: boolean }) {
   const { t } = useTranslation();
@@ -99,6 +101,17 @@ export function StationStatusBar({ status, connected }: { status: StationStatus;
             })}
           </Badge>
         )}
+        <ActionIcon
+          component={Link}
+          to="/gate/settings"
+          variant="subtle"
+          color="gray"
+          ml="auto"
+          aria-label={t('gate.settings.open')}
+          title={t('gate.settings.open')}
+        >
+          <IconSettings size={18} />
+        </ActionIcon>
       </Group>
     </Paper>
   );
