@@ -7,7 +7,6 @@
 // (build first: npm run build; Chromium at CHROMIUM_PATH, default /usr/bin/chromium).
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import zlib from 'node:zlib';
 import { startBench } from './lib.mjs';
 
 const { values } = parseArgs({
@@ -15,49 +14,26 @@ const { values } = parseArgs({
 });
 const BADGES = Number(values.badges);
 
-/** A 240×320 RGB PNG (a gradient that varies by person, so no two photos are the same file). */
-function photo(seed) {
-  const w = 240;
-  const h = 320;
-  const raw = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) {
-    const row = y * (w * 3 + 1);
-    for (let x = 0; x < w; x++) {
-      raw[row + 1 + x * 3] = (x + seed * 7) & 255;
-      raw[row + 2 + x * 3] = (y + seed * 13) & 255;
-      raw[row + 3 + x * 3] = ((x ^ y) + seed) & 255;
-    }
-  }
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
+/**
+ * 50 distinct 300×400 JPEG "photos" (a gradient, a radial spot and a number, drawn and encoded by
+ * Chromium itself), used in turn: uploaded photos are JPEGs, which a PDF carries as they are.
+ */
+async function photos() {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--headless'],
   });
-  const crc = (buf) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 255] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type, data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(td));
-    return Buffer.concat([len, td, sum]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  const png = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-  return `data:image/png;base64,${png.toString('base64')}`;
+  const page = await browser.newPage({ viewport: { width: 300, height: 400 } });
+  const list = [];
+  for (let i = 0; i < 50; i++) {
+    await page.setContent(
+      `<body style="margin:0;width:300px;height:400px;background:radial-gradient(circle at ${30 + i}% 35%, hsl(${i * 41},40%,80%) 0 18%, transparent 19%),linear-gradient(${i * 7}deg,hsl(${i * 37},60%,60%),hsl(${i * 53},50%,25%))"><div style="font:bold 90px serif;color:#fff;padding:230px 40px 0">${i}</div></body>`,
+    );
+    list.push(`data:image/jpeg;base64,${(await page.screenshot({ type: 'jpeg', quality: 85 })).toString('base64')}`);
+  }
+  await browser.close();
+  return list;
 }
 
 /** Resident memory of every Chromium process, in MB (the renderer runs outside Node). */
@@ -87,6 +63,8 @@ try {
   ).data;
   const group = (await call('POST', '/groups', { name: 'Crew', actionId: action.id, adminTemplateId: template.id }))
     .data;
+  const photoList = await photos();
+  const kb = photoList.reduce((n, p) => n + (p.length * 3) / 4, 0) / photoList.length / 1024;
   const seeded = performance.now();
   for (let i = 0; i < BADGES; i++) {
     await call('POST', '/user', {
@@ -95,10 +73,12 @@ try {
       lastname: `Last${i}`,
       email: `p${i}@example.com`,
       groupIds: [group.id],
-      imageData: photo(i),
+      imageData: photoList[i % photoList.length],
     });
   }
-  console.log(`seeded ${BADGES} people with photos in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${BADGES} people with JPEG photos (${kb.toFixed(0)} kB each) in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
+  );
 
   let peakNode = 0;
   let peakChromium = 0;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { printSchema } from '@accredo/domain';
+import type { PrintPage } from '@accredo/templates';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, type Repository } from 'typeorm';
@@ -11,7 +12,7 @@ import type { AdminAuth } from '../../common/request.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { currentSubjectId, runInTenant } from '../../database/tenant.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
-import { type PrintError, PrintService } from '../accreditation/print.service.js';
+import { type PrintError, type PrintRun, PrintService } from '../accreditation/print.service.js';
 import { MailService } from '../mail/mail.service.js';
 import { PdfJobEntity } from './pdf-job.entity.js';
 import { PDF_RENDER_CHUNK, PdfRenderer } from './pdf-renderer.service.js';
@@ -24,6 +25,8 @@ export const PDF_SYNC_MAX = 200;
 const POLL_MS = 5_000;
 /** A job still `running` this long after its last progress belongs to a process that died. */
 const STALE_MS = 10 * 60_000;
+/** Tries of one chunk of a job before the job fails. */
+const CHUNK_ATTEMPTS = 3;
 
 export type PdfPrintResult =
   | { kind: 'file'; file: Buffer; fileName: string; error: PrintError[]; printed: number }
@@ -227,6 +230,20 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
+  /** One chunk of a job, tried up to 3 times (a busy machine, a Chromium that crashed and is launched again). */
+  private async renderChunk(jobId: number, pages: PrintPage[], run: PrintRun): Promise<Buffer> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.renderer.render(pages, { title: run.title, lang: run.language });
+      } catch (err) {
+        if (attempt >= CHUNK_ATTEMPTS || (err instanceof AppError && err.code === 'PDF_RENDERER_MISSING')) throw err;
+        this.logger.warn(
+          `PDF job ${jobId}: a chunk failed (attempt ${attempt}), trying again: ${(err as Error).message}`,
+        );
+      }
+    }
+  }
+
   /** Renders a job in chunks of 100 badges, each its own part file (so memory stays flat), then merges them. */
   private async runJob(job: PdfJobEntity): Promise<void> {
     const folder = path.join('pdf-jobs', String(job.id));
@@ -243,7 +260,7 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
       const ids = job.ids.slice(done, done + PDF_RENDER_CHUNK);
       const part = await this.prints.render(run, ids);
       if (part.pages.length) {
-        const pdf = await this.renderer.render(part.pages, { title: run.title, lang: run.language });
+        const pdf = await this.renderChunk(job.id, part.pages, run);
         await fsp.writeFile(path.join(dir, `part-${String(done).padStart(6, '0')}.pdf`), pdf);
         await this.prints.record(part.printed, job.adminUserId);
       }

@@ -13,6 +13,8 @@ const POOL_SIZE = 2;
 /** Badges per Chromium render; a longer document is rendered in parts and merged. */
 export const PDF_RENDER_CHUNK = 100;
 const INSTALL_HINT = 'apt-get install -y chromium';
+/** How long a document may take to load its photos. */
+const LOAD_TIMEOUT_MS = 120_000;
 
 export interface PdfOptions {
   title?: string;
@@ -76,7 +78,8 @@ export class PdfRenderer implements OnApplicationShutdown {
     const page = await this.acquire();
     let healthy = true;
     try {
-      await page.setContent(html, { waitUntil: 'load' });
+      // photos load through the route below; a busy machine gets time (100 badges with photos)
+      await page.setContent(html, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
       const pdf = await page.pdf({
         width: `${width}mm`,
         height: `${height}mm`,
