@@ -26,12 +26,24 @@ export const PAGE_MAX = 2000;
 export const CHANGE_KEEP_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 /**
- * MariaDB numbers a change when it is written, not when its transaction commits: a change younger
- * than this may still have an older-numbered sibling in flight, so the cursor stays before it
- * (it is sent, and sent again on the next poll, which is harmless: the answer is the current
- * state). SQLite commits one writer at a time in sequence order: nothing to wait for.
+ * MariaDB numbers a change when it is written, not when its transaction commits: a gap in the
+ * sequence may be a transaction still in flight. The cursor stops before a gap whose next change
+ * is younger than this (the changes after it are sent, and sent again on the next poll, which is
+ * harmless: the answer is the current state); an older gap is a rollback. SQLite commits one
+ * writer at a time in sequence order: nothing to wait for.
  */
 const SETTLE_MS = 30_000;
+
+/** How far a cursor may advance over changes read in id order: through consecutive or settled ones. */
+function advance(from: number, changes: { id: unknown; changedAt: unknown }[], settledUntil: number): number {
+  let cursor = from;
+  for (const c of changes) {
+    const id = Number(c.id);
+    if (id !== cursor + 1 && Number(c.changedAt) > settledUntil) break;
+    cursor = id;
+  }
+  return cursor;
+}
 
 const isUidConflict = (err: unknown) =>
   /UQ_device_subject_uid|device\.subjectId, device\.uid|Duplicate entry/i.test(String((err as Error)?.message));
@@ -216,12 +228,7 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
          WHERE actionId = ? AND subjectId = ? AND id > ? ORDER BY id LIMIT ${limit}`,
         [gate.action.id, auth.subjectId, since],
       );
-    let cursor = since;
-    const settledUntil = changes.length ? Number(changes[0].dbNow) - this.settleMs() : 0;
-    for (const c of changes) {
-      if (Number(c.changedAt) > settledUntil) break;
-      cursor = Number(c.id);
-    }
+    const cursor = advance(since, changes, changes.length ? Number(changes[0].dbNow) - this.settleMs() : 0);
     const ids = [...new Set(changes.map((c) => Number(c.accreditationId)))];
     const rows: Record<string, unknown>[] = ids.length
       ? await this.ds.query(
@@ -286,16 +293,24 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
     return isSqlite(this.ds) ? 0 : SETTLE_MS;
   }
 
-  /** The cursor a snapshot starts the changes from: the newest change, or before the unsettled ones. */
+  /** The cursor a snapshot starts the changes from: the newest change, or before an unsettled gap. */
   private async currentCursor(): Promise<string> {
     const settle = this.settleMs();
-    const [row]: { hi: unknown; young: unknown }[] = await this.ds.query(
-      settle
-        ? `SELECT MAX(id) AS hi, (SELECT MIN(id) FROM accreditation_change WHERE changedAt > ${this.nowSql()} - ${settle}) AS young FROM accreditation_change`
-        : 'SELECT MAX(id) AS hi, NULL AS young FROM accreditation_change',
+    if (!settle) {
+      const [row]: { hi: unknown }[] = await this.ds.query('SELECT MAX(id) AS hi FROM accreditation_change');
+      return String(Number(row?.hi ?? 0));
+    }
+    const [base]: { hi: unknown; lo: unknown; dbNow: unknown }[] = await this.ds.query(
+      `SELECT (SELECT MAX(id) FROM accreditation_change WHERE changedAt <= ${this.nowSql()} - ${settle}) AS hi,
+         (SELECT MIN(id) FROM accreditation_change) AS lo, ${this.nowSql()} AS dbNow`,
     );
-    if (row?.young !== null && row?.young !== undefined) return String(Number(row.young) - 1);
-    return String(Number(row?.hi ?? 0));
+    // no settled change kept: start just before the oldest kept one (what lies below is pruned)
+    const from = base?.hi != null ? Number(base.hi) : base?.lo != null ? Number(base.lo) - 1 : 0;
+    const young: { id: unknown; changedAt: unknown }[] = await this.ds.query(
+      'SELECT id, changedAt FROM accreditation_change WHERE id > ? ORDER BY id',
+      [from],
+    );
+    return String(advance(from, young, Number(base?.dbNow) - settle));
   }
 
   private async people(rows: Record<string, unknown>[], templateId: number) {
