@@ -27,8 +27,8 @@ export async function startStation(env: NodeJS.ProcessEnv = process.env, options
   const config = loadConfig(dir);
   const station = new Station(config, options);
   station.onScan((scan) => console.log(`scan ${scan.readerId} ${scan.direction}: ${scan.code}`));
-  for (const reader of station.readers)
-    reader.on('status', (s) => console.log(`reader ${s.readerId}: ${s.status}${s.message ? ` (${s.message})` : ''}`));
+  // also the readers of settings saved later on the settings screen
+  station.onReaderStatus((s) => console.log(`reader ${s.readerId}: ${s.status}${s.message ? ` (${s.message})` : ''}`));
   const events = new EventHub();
   const bridge = new GateBridge({ dir, station, events, createGate: options.createGate, fetch: options.fetch });
   bridge.start();
