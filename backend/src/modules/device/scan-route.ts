@@ -42,8 +42,12 @@ export function leanScan() {
         return handler ? handler(req, reply) : nest.call(this as never, req, reply);
       };
     },
-    /** Called with the created app, before `app.init()` registers the routes. */
+    /**
+     * Called with the created app, before `app.init()` registers the routes. ACCREDO_SCAN_PATH=nest
+     * leaves the Nest handler in place (bench/gate.mjs measures both paths with it).
+     */
     bind(app: INestApplicationContext): void {
+      if (process.env.ACCREDO_SCAN_PATH === 'nest') return;
       handler = createLeanScanHandler(
         app.get(DeviceSessions, { strict: false }),
         app.get(GateService, { strict: false }),
