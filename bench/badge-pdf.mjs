@@ -100,7 +100,8 @@ try {
   const bytes = Buffer.from(await file.arrayBuffer());
   clearInterval(sampler);
   sample();
-  const pages = (bytes.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+  const { PDFDocument } = await import('pdf-lib');
+  const pages = (await PDFDocument.load(bytes)).getPageCount();
   console.log(
     `${values.db}: ${job.printed} A6 badges (photo + QR) -> one PDF of ${pages} pages, ${(bytes.length / 1024 / 1024).toFixed(1)} MB`,
   );

@@ -21,7 +21,7 @@ export class PrintController {
   /**
    * Spec §7 user/print: `{data, fileName, error}` at the top level: the badges as one HTML document
    * (one per page) and the people left out with the reason. With type pdf the answer is the PDF file
-   * itself (the people left out in `x-print-errors`), or, for more than 200 badges, `202 {data: job}`
+   * itself (the people left out in `x-print-errors`, at most 2 kB of them, and `x-print-error-count`), or, for more than 200 badges, `202 {data: job}`
    * to follow at `GET user/print/job/{id}` (see docs/architecture.md "Badges as PDF").
    */
   @Post('user/print')
@@ -41,9 +41,17 @@ export class PrintController {
     else if (result.kind === 'empty')
       reply.status(200).send({ data: null, fileName: result.fileName, error: result.error, printed: 0 });
     else {
+      // The people left out ride in a header kept under 2 kB (proxies limit headers); the count is whole.
+      let listed = result.error;
+      let header = encodeURIComponent(JSON.stringify(listed));
+      while (header.length > 2000 && listed.length) {
+        listed = listed.slice(0, Math.floor(listed.length / 2));
+        header = encodeURIComponent(JSON.stringify(listed));
+      }
       reply
         .header('x-print-printed', String(result.printed))
-        .header('x-print-errors', encodeURIComponent(JSON.stringify(result.error.slice(0, 100))));
+        .header('x-print-error-count', String(result.error.length))
+        .header('x-print-errors', header);
       sendPdf(reply, result.file, result.fileName);
     }
   }

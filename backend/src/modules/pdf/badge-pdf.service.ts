@@ -70,6 +70,8 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
   private stopped = false;
   /** Badges answered at once; more become a job (tests lower it). */
   syncMax = PDF_SYNC_MAX;
+  /** Badges per render of a job (tests lower it to see the parts merged in order). */
+  chunkSize = PDF_RENDER_CHUNK;
 
   constructor(
     private readonly prints: PrintService,
@@ -257,16 +259,25 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
         await this.jobs.update({ id: job.id }, { state: 'waiting', claimedAt: null });
         return;
       }
-      const ids = job.ids.slice(done, done + PDF_RENDER_CHUNK);
-      const part = await this.prints.render(run, ids);
-      if (part.pages.length) {
-        const pdf = await this.renderChunk(job.id, part.pages, run);
-        await fsp.writeFile(path.join(dir, `part-${String(done).padStart(6, '0')}.pdf`), pdf);
-        await this.prints.record(part.printed, job.adminUserId);
+      // two chunks at a time, one per page of the renderer's pool
+      const offsets = [done, done + this.chunkSize].filter((o) => o < job.ids.length);
+      const chunks = await Promise.all(
+        offsets.map(async (offset) => {
+          const ids = job.ids.slice(offset, offset + this.chunkSize);
+          const part = await this.prints.render(run, ids);
+          const pdf = part.pages.length ? await this.renderChunk(job.id, part.pages, run) : null;
+          return { offset, ids, part, pdf };
+        }),
+      );
+      for (const { offset, ids, part, pdf } of chunks) {
+        if (pdf) {
+          await fsp.writeFile(path.join(dir, `part-${String(offset).padStart(6, '0')}.pdf`), pdf);
+          await this.prints.record(part.printed, job.adminUserId);
+        }
+        done += ids.length;
+        printed += part.printed.length;
+        errors.push(...(part.error as PdfJobEntity['errors']));
       }
-      done += ids.length;
-      printed += part.printed.length;
-      errors.push(...(part.error as PdfJobEntity['errors']));
       await this.jobs.update({ id: job.id }, { done, printed, errors, claimedAt: new Date() });
     }
     const parts = (await fsp.readdir(dir)).filter((f) => /^part-\d+\.pdf$/.test(f)).sort();

@@ -142,6 +142,7 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
       new RegExp(`^attachment; filename="badges-${action.id}-\\d{4}-\\d{2}-\\d{2}\\.pdf"$`),
     );
     expect(res.headers.get('x-print-printed')).toBe('3');
+    expect(res.headers.get('x-print-error-count')).toBe('0');
     expect(JSON.parse(decodeURIComponent(res.headers.get('x-print-errors')!))).toEqual([]);
     expect(res.bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(await pageSizes(res.bytes)).toEqual([
@@ -206,6 +207,8 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
   it('turns a big print into a job: 202, progress, the file for its admin only, every badge logged', async () => {
     const service = t.app.get(BadgePdfService);
     service.syncMax = 2;
+    // one badge per render: three parts, two rendered side by side, merged in order
+    service.chunkSize = 1;
     try {
       const before = await Promise.all(people.map((p) => printCount(p.id)));
       const started = await post('user/print', {
@@ -238,6 +241,7 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
       expect(foreignFile.status).toBe(404);
     } finally {
       service.syncMax = 200;
+      service.chunkSize = 100;
     }
   });
 
