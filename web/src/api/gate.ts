@@ -1,4 +1,4 @@
-import type { Decision, DeviceMode, ReasonCode } from '@accredo/access';
+import type { DeviceMode, GateDecisionShown, GatePersonShown, ReasonCode } from '@accredo/access';
 import type { DevicePairResult } from '@accredo/domain';
 import { ApiError, type ApiConfig, type Method, type RequestOptions, request } from './client';
 import { readStorage, writeStorage } from './storage';
@@ -74,33 +74,12 @@ export interface GateConfig {
   screen: { configured: boolean; mode: DeviceMode | null; directions: GateDirection[]; askAmount: boolean };
 }
 
-/** The person shown with a decision (a photo URL and group names only when the server sends them). */
-export interface GatePersonShown {
-  id: number;
-  customId: number;
-  firstname: string;
-  lastname: string;
-  bc: string;
-  imageId: number | null;
-  groupIds: number[];
-  zoneIds: number[];
-  credit: number;
-  isUnlimited: boolean;
-  photoUrl?: string | null;
-  groups?: { id: number; name: string }[];
-}
+export type { GatePersonShown };
 
 /** POST scan */
-export interface GateScanAnswer {
-  nonce: string;
-  allowed: boolean;
+export interface GateScanAnswer extends GateDecisionShown {
   reason: ReasonCode;
-  data: Decision['data'];
-  info: boolean;
-  effects: Decision['effects'];
-  direction: GateDirection;
   at: string;
-  person: GatePersonShown | null;
   /** the reason in the request's Accept-Language */
   message: string;
   replay: boolean;

@@ -1,7 +1,9 @@
 import {
   type Decision,
   decide,
+  type GateDecisionShown,
   type GatePerson,
+  type GatePersonShown,
   localDay,
   normalizeCode,
   type Passage,
@@ -32,33 +34,11 @@ export const languageOf = (header: string | undefined): Lang => {
   return LANGS.includes(l) ? l : 'cs';
 };
 
-/** The person shown at the gate with the decision. */
-export interface ScanPerson {
-  id: number;
-  customId: number;
-  firstname: string;
-  lastname: string;
-  bc: string;
-  imageId: number | null;
-  groupIds: number[];
-  zoneIds: number[];
-  credit: number;
-  isUnlimited: boolean;
-  /** the photo's unguessable file URL (`/api/file/{key}`, no token needed, as <img> sends none) */
-  photoUrl: string | null;
-  /** the person's groups with their names, in groupIds order */
-  groups: { id: number; name: string }[];
-}
+/** The person shown at the gate with the decision: online, with the photo URL and group names. */
+export type ScanPerson = GatePersonShown & Required<Pick<GatePersonShown, 'photoUrl' | 'groups'>>;
 
 /** What a scan answers (and what a replay of its nonce answers again, D16/D17). */
-export interface ScanAnswer {
-  nonce: string;
-  allowed: boolean;
-  reason: Decision['reason'];
-  data: Decision['data'];
-  info: boolean;
-  effects: Decision['effects'];
-  direction: 'entry' | 'exit';
+export interface ScanAnswer extends GateDecisionShown {
   /** the decision's moment (ISO) */
   at: string;
   person: ScanPerson | null;

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Decision, decide, type Effect, normalizeCode, type Passage } from '@accredo/access';
+import {
+  type Decision,
+  decide,
+  type Effect,
+  type GateDecisionShown,
+  type GatePersonShown,
+  normalizeCode,
+  type Passage,
+} from '@accredo/access';
 import type { OfflineStore, QueuedScan, RuleData, WirePerson } from '../store/store.js';
 import { DeviceApi, type Fetch, ServerRefused } from './api.js';
 import { type Clock, systemClock } from './clock.js';
@@ -32,31 +40,13 @@ export interface GateClientOptions {
   configEvery?: number;
 }
 
-/** The person shown with a decision. */
-export interface GatePersonShown {
-  id: number;
-  customId: number;
-  firstname: string;
-  lastname: string;
-  bc: string;
-  imageId: number | null;
-  groupIds: number[];
-  zoneIds: number[];
-  credit: number;
-  isUnlimited: boolean;
-}
+export type { GatePersonShown };
 
-export interface GateResult {
-  nonce: string;
-  allowed: boolean;
+/** A decision at this station: the server's (online) or its own (offline, queued for upload). */
+export interface GateResult extends Omit<GateDecisionShown, 'reason'> {
   reason: Decision['reason'] | string;
-  data: Decision['data'];
-  info: boolean;
-  effects: Effect[];
-  direction: 'entry' | 'exit';
   /** the decision's moment, epoch ms */
   at: number;
-  person: GatePersonShown | null;
   /** decided by the station itself (and queued for upload) */
   offline: boolean;
   /** the server's message in the operator's language (online only; offline: reasonMessage locally) */

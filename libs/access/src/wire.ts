@@ -1,0 +1,36 @@
+import type { Decision, Direction } from './types.js';
+
+/**
+ * What a gate shows with a decision, on the wire of `POST api/device/v1/scan` and in the station's
+ * own offline answers: one definition for the backend, the browser gate screen and the station.
+ */
+
+/** The person shown with a decision (the server adds the photo URL and group names; offline they may be missing). */
+export interface GatePersonShown {
+  id: number;
+  customId: number;
+  firstname: string;
+  lastname: string;
+  bc: string;
+  imageId: number | null;
+  groupIds: number[];
+  zoneIds: number[];
+  credit: number;
+  isUnlimited: boolean;
+  /** the photo's unguessable file URL (`/api/file/{key}`, no token needed, as <img> sends none) */
+  photoUrl?: string | null;
+  /** the person's groups with their names, in groupIds order */
+  groups?: { id: number; name: string }[];
+}
+
+/** The decision part of a scan's answer, the same online and offline. */
+export interface GateDecisionShown {
+  nonce: string;
+  allowed: boolean;
+  reason: Decision['reason'];
+  data: Decision['data'];
+  info: boolean;
+  effects: Decision['effects'];
+  direction: Direction;
+  person: GatePersonShown | null;
+}
