@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
+import { HTML_CSP } from '@accredo/domain';
 
 /**
  * The built web app (`web/dist`, the same files the backend serves) at the station's local server,
@@ -9,23 +10,6 @@ import path from 'node:path';
  * source maps never; a missing asset is a 404 (never index.html); any other path is a client-side
  * route and gets index.html (so `/gate` opens the gate screen). HTML carries the product's CSP.
  */
-
-/** The backend's HTML_CSP (connect-src 'self' covers the station's API and event stream). */
-export const HTML_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "font-src 'self' data: https:",
-  "connect-src 'self'",
-  "media-src 'self' blob:",
-  "worker-src 'self' blob:",
-  "frame-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -3,6 +3,7 @@ export * from './dto.js';
 export * from './errors.js';
 export * from './field-values.js';
 export * from './rights.js';
+export * from './security.js';
 export * from './schemas/accreditation.js';
 export * from './schemas/admin-user.js';
 export * from './schemas/common.js';

@@ -2,7 +2,7 @@ import { ERRORS, type ErrorCode } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AccessGuard } from '../../common/access.guard.js';
-import { DATA_CSP } from '../../common/web-app.js';
+import { DATA_CSP } from '@accredo/domain';
 import { pngDataUrl } from '../../testing/images.js';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { entryRules, type GateWorld, gateWorld } from './device-testing.js';
