@@ -931,6 +931,55 @@ async function bigIds() {
   }
 }
 
+/** Template sources that stress the engine: deep nesting, partials, prototype access, huge output. */
+async function templates() {
+  const sources = [
+    ['deep if', `${'{{#if firstname}}'.repeat(20_000)}x${'{{/if}}'.repeat(20_000)}`],
+    ['deep each', `${'{{#each this}}'.repeat(5_000)}x${'{{/each}}'.repeat(5_000)}`],
+    ['deep paths', `{{${'a.'.repeat(50_000)}b}}`],
+    ['partials', '{{> nope}}{{#> layout}}x{{/layout}}{{#*inline "p"}}{{> p}}{{/inline}}{{> p}}'],
+    [
+      'prototype',
+      '{{__proto__}}{{constructor.name}}{{lookup this "constructor"}}{{#with __proto__}}{{constructor}}{{/with}}',
+    ],
+    ['unclosed', '{{#if}}{{/each}}{{{{raw}}}}{{'],
+    ['many placeholders', '{{firstname}}'.repeat(40_000)],
+    ['barcode garbage', '{{barcode "qr" "x"}}{{barcode}}{{qrcode firstname 99999}}{{code128 "\u0000"}}'],
+  ];
+  await api('PUT', `${A}/groups/${group.id}`, {
+    token: tokens.a,
+    body: { name: 'SecretA group', actionId: action.id, adminTemplateId: template.id },
+  });
+  await api('PUT', `${A}/user/${user.id}`, {
+    token: tokens.a,
+    body: { ...BASES[`PUT ${A}/user/:id`], groupIds: [group.id] },
+  });
+  for (const [name, data] of sources) {
+    const calls = [
+      ['POST', `${A}/template/validate`, { data }],
+      ['POST', `${A}/template/preview`, { data, count: 20, type: 'html' }],
+      ['POST', `${A}/template/preview`, { data, type: 'mail' }],
+      ['PUT', `${A}/template/${template.id}`, { name: 'Badge', htmlData: data }],
+      ['POST', `${A}/user/print`, { actionId: action.id, userId: [user.id], all: false, type: 'html' }],
+      ['PUT', `${A}/mail-template/${mailTemplate.id}`, { name: 'Mail', subjectFrom: data.slice(0, 500), html: data }],
+      ['POST', `${A}/mail-template/${mailTemplate.id}/test`, { email: 'test@probe.test' }],
+    ];
+    for (const [method, p, body] of calls) {
+      const res = await api(method, p, { token: tokens.a, body });
+      record('templates', { method, path: p }, name, res, check(res));
+    }
+  }
+  const h = await health();
+  if (h)
+    record(
+      'templates',
+      { method: 'GET', path: '/api/health' },
+      'health after templates',
+      { status: 0, ms: 0, error: h },
+      [h],
+    );
+}
+
 /** HTML pages and the docs: security headers. */
 async function pages() {
   for (const p of ['/', '/login', '/manage/login', `/app/online/${ids.key}`, '/api/docs', '/gate', '/no-such-page']) {
@@ -1005,6 +1054,7 @@ try {
   await pictures();
   await bounds();
   await bigIds();
+  await templates();
   for (const route of all) {
     const ok = await probeRoute(route).catch((e) => {
       record('probe errors', route, 'the probe itself', { status: 0, ms: 0, error: String(e) }, [
