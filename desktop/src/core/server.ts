@@ -68,7 +68,7 @@ export interface StationServerOptions {
   /** the data directory: with it the settings can be saved (PUT settings, settings-api.ts) */
   dir?: string;
   /** the settings API's hardware listings (tests hand in their own) */
-  settings?: Pick<SettingsApiOptions, 'listPorts' | 'hid'>;
+  settings?: Pick<SettingsApiOptions, 'listPorts' | 'hid' | 'now'>;
 }
 
 /**

@@ -8,7 +8,7 @@ import { configPath } from './config.js';
 import type { HidDeviceInfo } from './hardware/hid-reader.js';
 import type { SerialPortLike } from './hardware/serial-port.js';
 import { type StartOptions, startStation } from './main.js';
-import { testPagePdf, verifyPin } from './settings-api.js';
+import { PIN_THROTTLE, testPagePdf, verifyPin } from './settings-api.js';
 import { hardwareAvailable, PtyPair, until } from './testing/hardware.js';
 
 /** A serial port in memory (the scanner's side is `feed`). */
@@ -183,6 +183,27 @@ describe('the settings API', () => {
     const cleared = await call('PUT', 'settings', settings({ newPin: null }), { 'x-station-pin': '4711' });
     expect(cleared.body.data.pinSet).toBe(false);
     expect((await call('PUT', 'settings', settings())).status).toBe(200);
+  });
+
+  it('throttles wrong PINs with growing waits; the right PIN ends the series', async () => {
+    let now = 1_000_000;
+    const { call } = await station({ settings: { now: () => now } });
+    expect((await call('PUT', 'settings', settings({ newPin: '4711' }))).status).toBe(200);
+    const put = (pin: string) => call('PUT', 'settings', settings({ language: 'en' }), { 'x-station-pin': pin });
+    for (let i = 0; i < PIN_THROTTLE.free; i++) expect((await put('0000')).status).toBe(403);
+    // now even the right PIN waits: a guesser gets one try a second, then two, four, ...
+    const held = await put('4711');
+    expect(held.status).toBe(429);
+    expect(held.body.error).toMatchObject({ code: 'TOO_MANY_REQUESTS', details: { retryAfter: 1 } });
+    now += PIN_THROTTLE.firstWaitMs;
+    expect((await put('0001')).status).toBe(403);
+    now += PIN_THROTTLE.firstWaitMs;
+    expect((await put('4711')).status).toBe(429);
+    now += PIN_THROTTLE.firstWaitMs;
+    expect((await put('4711')).status).toBe(200);
+    // the series is over: a slip of the finger is not punished
+    expect((await put('0000')).status).toBe(403);
+    expect((await put('4711')).status).toBe(200);
   });
 
   it('lists the serial ports and the HID devices (one row per device, POS interface noted)', async () => {

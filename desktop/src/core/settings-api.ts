@@ -37,7 +37,16 @@ export interface SettingsApiOptions {
   hid?: () => Pick<HidBackend, 'devicesAsync'>;
   /** after new settings are in force (the status to the screens) */
   onApplied?: (config: StationConfig) => void;
+  /** the clock of the PIN throttle (tests) */
+  now?: () => number;
 }
+
+/**
+ * Wrong PINs are throttled (a 4-digit PIN is guessed in minutes otherwise): after `free` wrong
+ * ones in a row every further try waits twice as long as the last, up to `maxWaitMs`; the right
+ * PIN ends the series. The station's local API is one desk's, so one series for the station.
+ */
+export const PIN_THROTTLE = { free: 3, firstWaitMs: 1000, maxWaitMs: 5 * 60_000 };
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
@@ -200,6 +209,9 @@ export function settingsApi(options: SettingsApiOptions) {
   const hid = options.hid ?? loadNodeHid;
   let saving: Promise<unknown> = Promise.resolve();
 
+  const now = options.now ?? Date.now;
+  let wrongPins = 0;
+  let pinWaitUntil = 0;
   const checkPin = async (request: http.IncomingMessage) => {
     const stored = station.config.pin;
     if (!stored) return;
@@ -209,10 +221,23 @@ export function settingsApi(options: SettingsApiOptions) {
       throw new BridgeError(401, 'UNAUTHORIZED', 'The station PIN is needed (x-station-pin)', [
         fieldError('pin', 'gate.settings.pinRequired', 'The station PIN is needed'),
       ]);
-    if (!(await verifyPin(pin, stored)))
+    const wait = pinWaitUntil - now();
+    if (wait > 0)
+      throw new BridgeError(429, 'TOO_MANY_REQUESTS', 'Too many wrong PINs: try again later', {
+        retryAfter: Math.ceil(wait / 1000),
+      });
+    if (!(await verifyPin(pin, stored))) {
+      wrongPins += 1;
+      if (wrongPins >= PIN_THROTTLE.free)
+        pinWaitUntil =
+          now() +
+          Math.min(PIN_THROTTLE.maxWaitMs, PIN_THROTTLE.firstWaitMs * 2 ** Math.min(30, wrongPins - PIN_THROTTLE.free));
       throw new BridgeError(403, 'FORBIDDEN', 'The station PIN is wrong', [
         fieldError('pin', 'gate.settings.pinWrong', 'The station PIN is wrong'),
       ]);
+    }
+    wrongPins = 0;
+    pinWaitUntil = 0;
   };
 
   const methodNotAllowed = (response: http.ServerResponse, allow: string) => {
