@@ -103,8 +103,8 @@ describe('mail from templates (spec §5 mass mail, §7 email/send, §8)', () => 
     expect(await t.ds.getRepository(MailQueueEntity).count({ where: { accreditationId: id } })).toBe(0);
   });
 
-  it('sends one mail to each of 500 people of a filter, each with their own name escaped', async () => {
-    const people = Array.from({ length: 500 }, (_, i) => ({
+  it('sends one mail to each of 120 people of a filter (volume: bench/mass-mail.mjs), each with their own name escaped', async () => {
+    const people = Array.from({ length: 120 }, (_, i) => ({
       firstname: `<i>Ann${i}</i>`,
       lastname: `Smith & Co ${i}`,
       email: `mass${i}@example.com`,
@@ -121,10 +121,10 @@ describe('mail from templates (spec §5 mass mail, §7 email/send, §8)', () => 
       mailTemplate: template.id,
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ queued: 500, error: [] });
+    expect(res.body.data).toEqual({ queued: 120, error: [] });
 
     const rows = (await t.mails()).filter((m) => m.mailTemplateId === template.id && m.recipient.startsWith('mass'));
-    expect(rows).toHaveLength(500);
+    expect(rows).toHaveLength(120);
     expect(rows.every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
     expect(rows[0]).toMatchObject({
       adminUserId: adminId,
@@ -134,7 +134,7 @@ describe('mail from templates (spec §5 mass mail, §7 email/send, §8)', () => 
     });
     expect(new Set(rows.map((r) => r.accreditationId))).toEqual(new Set(ids));
 
-    for (const i of [0, 123, 499]) {
+    for (const i of [0, 57, 119]) {
       const got = received(`mass${i}@example.com`);
       expect(got).toHaveLength(1);
       const html = htmlPart(got[0].raw);
@@ -147,7 +147,7 @@ describe('mail from templates (spec §5 mass mail, §7 email/send, §8)', () => 
       expect(textPart(got[0].raw)).toContain(`Dear <i>Ann${i}</i> Smith & Co ${i},`);
       expect(got[0].raw).toMatch(/^Subject: Welcome to Festival <2027>/m);
     }
-    expect(smtp.mails.filter((m) => m.to.some((a) => a.startsWith('mass')))).toHaveLength(500);
+    expect(smtp.mails.filter((m) => m.to.some((a) => a.startsWith('mass')))).toHaveLength(120);
     expect(received('outside@example.com')).toHaveLength(0);
   });
 
