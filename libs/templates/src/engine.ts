@@ -103,11 +103,13 @@ function normalizeSource(html: string): string {
 /** Bounds of a template's shape: past them Handlebars and the walk below take seconds or overflow. */
 export const TEMPLATE_MAX_TAGS = 5_000;
 export const TEMPLATE_MAX_DEPTH = 50;
+export const TEMPLATE_MAX_TAG_LENGTH = 2_000;
 
 /**
- * One linear pass before the parser: a template of more than TEMPLATE_MAX_TAGS placeholders or
- * blocks nested deeper than TEMPLATE_MAX_DEPTH is refused, so a 500 kB template cannot hold the
- * server for seconds (compile and check grow faster than linearly with nesting) or overflow the stack.
+ * One linear pass before the parser: a template of more than TEMPLATE_MAX_TAGS placeholders, one
+ * (not a comment) longer than TEMPLATE_MAX_TAG_LENGTH or blocks nested deeper than
+ * TEMPLATE_MAX_DEPTH is refused, so a 500 kB template cannot hold the server for seconds (compile
+ * and check grow faster than linearly with nesting and path length) or overflow the stack.
  */
 function checkShape(html: string) {
   let tags = 0;
@@ -115,6 +117,10 @@ function checkShape(html: string) {
   for (const m of html.matchAll(/\{\{\{?~?\s*([#^/]?)(\S?)/g)) {
     if (++tags > TEMPLATE_MAX_TAGS)
       throw new TemplateError(`Template error: more than ${TEMPLATE_MAX_TAGS} placeholders`, null);
+    const start = m.index ?? 0;
+    const comment = /^\{\{~?!/.test(html.slice(start, start + 4));
+    if (!comment && html.indexOf('}}', start) - start > TEMPLATE_MAX_TAG_LENGTH)
+      throw new TemplateError(`Template error: a placeholder longer than ${TEMPLATE_MAX_TAG_LENGTH} characters`, null);
     if (m[1] === '/') depth = Math.max(0, depth - 1);
     else if (m[1] && m[2] && m[2] !== '}' && ++depth > TEMPLATE_MAX_DEPTH)
       throw new TemplateError(`Template error: blocks nested more than ${TEMPLATE_MAX_DEPTH} deep`, null);

@@ -23,6 +23,8 @@ describe('templates of a pathological shape are refused before the engine works 
         expect([path, res.status, res.body.error?.code]).toEqual([path, 400, 'TEMPLATE_SYNTAX_ERROR']);
       }
     }
+    const long = await post('template/preview', { data: `{{${'a.'.repeat(50_000)}b}}` });
+    expect([long.status, long.body.error?.code]).toEqual([400, 'TEMPLATE_SYNTAX_ERROR']);
     const many = await post('template/validate', { data: '{{firstname}}'.repeat(5_001) });
     expect([many.status, many.body.error?.code]).toEqual([400, 'TEMPLATE_SYNTAX_ERROR']);
   });
@@ -30,5 +32,8 @@ describe('templates of a pathological shape are refused before the engine works 
   it('keeps templates within the bounds', async () => {
     expect((await post('template/validate', { data: nested(50) })).status).toBe(200);
     expect((await post('template/validate', { data: '{{firstname}}'.repeat(5_000) })).status).toBe(200);
+    expect((await post('template/validate', { data: `{{firstname}} {{!-- ${'x'.repeat(10_000)} --}}` })).status).toBe(
+      200,
+    );
   });
 });
