@@ -181,6 +181,16 @@ export class ErrorFilter implements ExceptionFilter {
       return make(STATUS_CODES[fst.statusCode] ?? 'BAD_REQUEST', fst.code ? { reason: fst.code } : {});
     }
 
+    // A value the database cannot hold (MariaDB: data too long, out of range) is the client's
+    // value, so a 400 naming the column, never a 500; logged, since a schema should have bounded it.
+    const tooBig = columnOverflow(exception);
+    if (tooBig) {
+      this.logger.warn(
+        `A value did not fit column ${tooBig.column} in ${req.method} ${req.url}: bound it in its schema`,
+      );
+      return make('VALIDATION_ERROR', { fields: [{ path: tooBig.column, key: 'basics.tooLong' }] });
+    }
+
     const requestId = String(req.id ?? '');
     this.logger.error(
       `Unexpected error in ${req.method} ${req.url} [request ${requestId}]`,
@@ -188,4 +198,12 @@ export class ErrorFilter implements ExceptionFilter {
     );
     return make('INTERNAL_ERROR', { requestId });
   }
+}
+
+/** MySQL/MariaDB's refusals of a value too big for its column (ER_DATA_TOO_LONG, ER_WARN_DATA_OUT_OF_RANGE). */
+export function columnOverflow(exception: unknown): { column: string } | null {
+  const driver = (exception as { driverError?: { code?: string; sqlMessage?: string } })?.driverError;
+  if (driver?.code !== 'ER_DATA_TOO_LONG' && driver?.code !== 'ER_WARN_DATA_OUT_OF_RANGE') return null;
+  const column = /column '([^']{1,64})'/.exec(driver.sqlMessage ?? '')?.[1] ?? '';
+  return { column };
 }

@@ -269,6 +269,28 @@ describe('devices and the gate', () => {
     expect(Number((await t.ds.query('SELECT credit FROM accreditation WHERE id = ?', [eva.id]))[0].credit)).toBe(40);
   });
 
+  it('upload (D20): offline deductions may go negative, down to what the balance column holds, never a 500', async () => {
+    const tpl = await w.template({ mode: 2, rules: [], globalRule: { enabled: true } });
+    const till = await w.device('till-offline', tpl.id);
+    const eva = await w.person(6);
+    const base = Date.now() - 60_000;
+    const scans = [1, 2, 3].map((i) => ({
+      code: eva.bc,
+      nonce: `big-${i}`,
+      scanTime: base + i * 1000,
+      amount: 1_000_000_000,
+      allowed: true,
+    }));
+    const res = await t.api('POST', '/api/device/v1/upload', { token: till.token, body: { scans } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.results).toHaveLength(3);
+    const credit = Number((await t.ds.query('SELECT credit FROM accreditation WHERE id = ?', [eva.id]))[0].credit);
+    expect(credit).toBe(-2_147_483_647);
+    // the station's retry of the same batch writes nothing more
+    expect((await t.api('POST', '/api/device/v1/upload', { token: till.token, body: { scans } })).status).toBe(200);
+    expect(await t.ds.query('SELECT id FROM credit_transaction WHERE accreditationId = ?', [eva.id])).toHaveLength(3);
+  });
+
   it('upload (D20): never refused, scan-time order, unknown codes logged as failed, differences flagged', async () => {
     const tpl = await w.template(entryRules(w.groups[0].id, 1));
     const station = await w.device('offline-1', tpl.id);

@@ -34,6 +34,9 @@ export const languageOf = (header: string | undefined): Lang => {
   return LANGS.includes(l) ? l : 'cs';
 };
 
+/** The lowest balance an offline deduction may leave: what the int `credit` column holds (D20). */
+export const CREDIT_FLOOR = -2_147_483_647;
+
 /** The person shown at the gate with the decision: online, with the photo URL and group names. */
 export type ScanPerson = GatePersonShown & Required<Pick<GatePersonShown, 'photoUrl' | 'groups'>>;
 
@@ -497,14 +500,19 @@ function* scanCore(
       } else if (effect.kind === 'credit') {
         const amount = Math.abs(effect.amount);
         if (!person.isUnlimited && amount > 0) {
-          // online a balance never goes below 0 (D13); an offline deduction is taken as it happened (D20)
-          const guard = input.offline ? '' : ' AND COALESCE(credit, 0) >= ?';
-          const res = (yield run(
-            `UPDATE accreditation SET credit = COALESCE(credit, 0) - ?, updatedAt = ? WHERE id = ?${guard}`,
-            input.offline ? [amount, date(new Date()), person.id] : [amount, date(new Date()), person.id, amount],
-          )) as RunResult;
+          // online a balance never goes below 0 (D13); an offline deduction is taken as it happened
+          // (D20), down to what the int column holds (a station's replayed upload must never fail)
+          const res = (yield input.offline
+            ? run(
+                'UPDATE accreditation SET credit = CASE WHEN COALESCE(credit, 0) - ? < ? THEN ? ELSE COALESCE(credit, 0) - ? END, updatedAt = ? WHERE id = ?',
+                [amount, CREDIT_FLOOR, CREDIT_FLOOR, amount, date(new Date()), person.id],
+              )
+            : run(
+                'UPDATE accreditation SET credit = COALESCE(credit, 0) - ?, updatedAt = ? WHERE id = ? AND COALESCE(credit, 0) >= ?',
+                [amount, date(new Date()), person.id, amount],
+              )) as RunResult;
           if (!res.changes) throw new AppError('CREDIT_NOT_ENOUGH');
-          if (shown) shown.credit = person.credit - amount;
+          if (shown) shown.credit = Math.max(CREDIT_FLOOR, person.credit - amount);
         }
         yield run(
           'INSERT INTO credit_transaction (subjectId, accreditationId, type, price, deviceId, adminUserId, createdAt) VALUES (?, ?, 2, ?, ?, NULL, ?)',

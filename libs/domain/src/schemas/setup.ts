@@ -47,6 +47,22 @@ export const optionalMultiText = (max = 255) =>
   z.object({ cs: optText(max), ...langShape(max) }).default({ cs: '', sk: '', en: '', de: '' });
 export type MultiText = Record<(typeof LANGUAGES)[number], string>;
 
+/**
+ * Admin-written HTML stored in a `text` column: MariaDB's TEXT holds 65,535 bytes (UTF-8), so the
+ * bound is in bytes, not characters (a badge of 20,000 emoji is 80,000 bytes). Pictures belong in
+ * the gallery, not inline.
+ */
+export const TEXT_COLUMN_BYTES = 65_535;
+const utf8 = new TextEncoder();
+const htmlText = () =>
+  z
+    .string()
+    .refine((v) => v.length <= TEXT_COLUMN_BYTES && utf8.encode(v).length <= TEXT_COLUMN_BYTES, {
+      error: 'basics.tooLong',
+    })
+    .nullish()
+    .transform((v) => v ?? '');
+
 const html = (max = 100_000) => optionalMultiText(max);
 
 /** Spec §9: a date-to without a time ends at 23:59. */
@@ -237,11 +253,7 @@ export const groupSchema = z.object({
     .max(255)
     .nullish()
     .transform((v) => v ?? ''),
-  htmlData: z
-    .string()
-    .max(100_000)
-    .nullish()
-    .transform((v) => v ?? ''),
+  htmlData: htmlText(),
   adminTemplateId: optionalId(),
   zoneId: z.array(z.coerce.number().int().positive()).max(500).default([]),
   actionId: optionalId(),
@@ -268,11 +280,7 @@ export const templateSchema = z.object({
   name: requiredString(),
   type: z.coerce.number().int().min(1).max(5).default(1),
   pageSize: z.enum(PAGE_SIZES_PRINT, { error: REQUIRED }).default('A6'),
-  htmlData: z
-    .string()
-    .max(500_000)
-    .nullish()
-    .transform((v) => v ?? ''),
+  htmlData: htmlText(),
 });
 export type TemplateInput = z.input<typeof templateSchema>;
 
@@ -289,11 +297,7 @@ export const mailTemplateSchema = z.object({
     .max(20, { error: 'basics.tooLong' })
     .refine((list) => list.join(', ').length <= 1000, { error: 'basics.tooLong' })
     .default([]),
-  html: z
-    .string()
-    .max(500_000)
-    .nullish()
-    .transform((v) => v ?? ''),
+  html: htmlText(),
 });
 export type MailTemplateInput = z.input<typeof mailTemplateSchema>;
 
