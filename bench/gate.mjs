@@ -86,7 +86,7 @@ if (process.argv[2] === '--client') {
       concurrency: { type: 'string', default: '32' },
     },
   });
-  const { startBench } = await import('./lib.mjs');
+  const { seedGateAction, startBench } = await import('./lib.mjs');
   const ROWS = Number(values.rows);
   const SCANS = Number(values.scans);
   const CONCURRENCY = Number(values.concurrency);
@@ -117,39 +117,19 @@ if (process.argv[2] === '--client') {
   await bare.close();
 
   const { ds, base, call, subjectId, now, stop } = await startBench(values.db);
-  const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-  const action = (
-    await call('POST', '/action', {
-      name: { cs: 'Gate bench' },
-      dateFrom: `${day(-1)}T00:00`,
-      dateTo: `${day(30)}T23:59`,
-    })
-  ).data;
-  const group = (await call('POST', '/groups', { name: 'Visitors', actionId: action.id })).data;
-  const t0 = performance.now();
-  const BATCH = 500;
-  await ds.transaction(async (m) => {
-    for (let i = 0; i < ROWS; i += BATCH) {
-      const n = Math.min(BATCH, ROWS - i);
-      const rows = [];
-      const params = [];
-      for (let k = 0; k < n; k++) {
-        const id = i + k + 1;
-        rows.push("(?, ?, ?, ?, ?, ?, ?, ?, '[]', '{}', 0, 0, 'admin', ?, ?)");
-        const bc = `GB${String(id).padStart(14, '0')}`;
-        params.push(subjectId, action.id, id, `F${id}`, `L${id}`, `g${id}@example.com`, bc, bc.toLowerCase(), now, now);
-      }
-      await m.query(
-        `INSERT INTO accreditation (subjectId, actionId, customId, firstname, lastname, email, bc, search, days, fieldValues, printCount, isUnlimited, source, createdAt, updatedAt) VALUES ${rows.join(',')}`,
-        params,
-      );
-    }
-    await m.query(
-      'INSERT INTO accreditation_group (accreditationId, groupId) SELECT id, ? FROM accreditation WHERE actionId = ?',
-      [group.id, action.id],
-    );
-  });
-  console.log(`seeded ${ROWS} accreditations in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const {
+    action,
+    group,
+    seconds: seededIn,
+  } = await seedGateAction(
+    { ds, call, subjectId, now },
+    {
+      name: 'Gate bench',
+      rows: ROWS,
+      prefix: 'GB',
+    },
+  );
+  console.log(`seeded ${ROWS} accreditations in ${seededIn.toFixed(1)} s`);
   const template = (
     await call('POST', '/device-template', {
       name: 'Main gate',

@@ -63,3 +63,51 @@ export async function startBench(db) {
   };
   return { app, ds, base, token, call, subjectId, now, stop };
 }
+
+/**
+ * An action running today (yesterday … in a month) with one group and `rows` people in it, seeded
+ * by multi-row INSERTs in one transaction (the gate and station benchmarks). Codes are
+ * `${prefix}` + 14 digits. Returns the action, the group and the seeding time in seconds.
+ */
+export async function seedGateAction({ ds, call, subjectId, now }, { name, rows, prefix }) {
+  const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const action = (
+    await call('POST', '/action', { name: { cs: name }, dateFrom: `${day(-1)}T00:00`, dateTo: `${day(30)}T23:59` })
+  ).data;
+  const group = (await call('POST', '/groups', { name: 'Visitors', actionId: action.id })).data;
+  const t0 = performance.now();
+  const BATCH = 500;
+  await ds.transaction(async (m) => {
+    for (let i = 0; i < rows; i += BATCH) {
+      const n = Math.min(BATCH, rows - i);
+      const values = [];
+      const params = [];
+      for (let k = 0; k < n; k++) {
+        const id = i + k + 1;
+        values.push("(?, ?, ?, ?, ?, ?, ?, ?, '[]', '{}', 0, 0, 'admin', ?, ?)");
+        const bc = `${prefix}${String(id).padStart(14, '0')}`;
+        params.push(
+          subjectId,
+          action.id,
+          id,
+          `F${id}`,
+          `L${id}`,
+          `${prefix.toLowerCase()}${id}@example.com`,
+          bc,
+          bc.toLowerCase(),
+          now,
+          now,
+        );
+      }
+      await m.query(
+        `INSERT INTO accreditation (subjectId, actionId, customId, firstname, lastname, email, bc, search, days, fieldValues, printCount, isUnlimited, source, createdAt, updatedAt) VALUES ${values.join(',')}`,
+        params,
+      );
+    }
+    await m.query(
+      'INSERT INTO accreditation_group (accreditationId, groupId) SELECT id, ? FROM accreditation WHERE actionId = ?',
+      [group.id, action.id],
+    );
+  });
+  return { action, group, seconds: (performance.now() - t0) / 1000 };
+}

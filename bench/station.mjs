@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { root, startBench } from './lib.mjs';
+import { root, seedGateAction, startBench } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -141,38 +141,18 @@ if (values.skip !== 'offline') {
 if (values.skip !== 'sync') {
   const ROWS = Number(values.rows);
   const { ds, base, call, subjectId, now, stop } = await startBench(values.db);
-  const action = (
-    await call('POST', '/action', {
-      name: { cs: 'Station bench' },
-      dateFrom: `${day(-1)}T00:00`,
-      dateTo: `${day(30)}T23:59`,
-    })
-  ).data;
-  const group = (await call('POST', '/groups', { name: 'Visitors', actionId: action.id })).data;
-  const t0 = performance.now();
-  const BATCH = 500;
-  await ds.transaction(async (m) => {
-    for (let i = 0; i < ROWS; i += BATCH) {
-      const n = Math.min(BATCH, ROWS - i);
-      const rows = [];
-      const params = [];
-      for (let k = 0; k < n; k++) {
-        const id = i + k + 1;
-        rows.push("(?, ?, ?, ?, ?, ?, ?, ?, '[]', '{}', 0, 0, 'admin', ?, ?)");
-        const bc = `SB${String(id).padStart(14, '0')}`;
-        params.push(subjectId, action.id, id, `F${id}`, `L${id}`, `s${id}@example.com`, bc, bc.toLowerCase(), now, now);
-      }
-      await m.query(
-        `INSERT INTO accreditation (subjectId, actionId, customId, firstname, lastname, email, bc, search, days, fieldValues, printCount, isUnlimited, source, createdAt, updatedAt) VALUES ${rows.join(',')}`,
-        params,
-      );
-    }
-    await m.query(
-      'INSERT INTO accreditation_group (accreditationId, groupId) SELECT id, ? FROM accreditation WHERE actionId = ?',
-      [group.id, action.id],
-    );
-  });
-  const seeded = (performance.now() - t0) / 1000;
+  const {
+    action,
+    group,
+    seconds: seeded,
+  } = await seedGateAction(
+    { ds, call, subjectId, now },
+    {
+      name: 'Station bench',
+      rows: ROWS,
+      prefix: 'SB',
+    },
+  );
   const template = (
     await call('POST', '/device-template', {
       name: 'Main gate',
