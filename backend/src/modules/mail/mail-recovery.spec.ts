@@ -146,6 +146,30 @@ describe('a crash during mass mail loses nothing, over SMTP (issue 10 item 8)', 
     expect(history).toEqual([expect.objectContaining({ status: 'error', fail: INTERRUPTED_REASON })]);
     await repo.delete({ id: busy.id });
   });
+
+  it('does not spin on a due mail that cannot leave the queue: each mail is tried once per drain', async () => {
+    const { subject, action, ids } = await setUp(t, 1);
+    const repo = t.ds.getRepository(MailQueueEntity);
+    const [stuck] = await crashedRows(t, subject.id, action.id, ids, 'stuck');
+    await repo.update({ id: stuck.id }, { status: 'waiting', claimedAt: null });
+    const mail = t.app.get(MailService);
+    // a send that cannot claim its row (as when the claim cannot be written): the row stays due
+    const sends: number[] = [];
+    const service = mail as unknown as { sendOne: (m: MailQueueEntity) => Promise<void> };
+    const original = service.sendOne;
+    service.sendOne = async (m) => {
+      sends.push(m.id);
+    };
+    try {
+      await mail.flush();
+    } finally {
+      service.sendOne = original;
+    }
+    // tried a bounded number of times (once per drain, two drains), not in a loop until the timeout
+    expect(sends.filter((id) => id === stuck.id).length).toBeLessThanOrEqual(2);
+    expect(await repo.findOneByOrFail({ id: stuck.id })).toMatchObject({ status: 'waiting' });
+    await repo.delete({ id: stuck.id });
+  });
 });
 
 describe('a crash during mass mail loses nothing, in the outbox (issue 10 item 8)', () => {

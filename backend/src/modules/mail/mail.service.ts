@@ -266,13 +266,16 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
   /** Runs the worker here until nothing is due (the tests await it). */
   async flush(): Promise<void> {
     this.wake();
+    let last = Number.POSITIVE_INFINITY;
     for (;;) {
       if (this.running) {
         await this.running;
         continue;
       }
       const due = await this.queue.count({ where: { status: 'waiting', nextAttemptAt: LessThanOrEqual(new Date()) } });
-      if (!due || this.stopped) return;
+      // done, stopped, or a drain that moved nothing: no loop without progress
+      if (!due || this.stopped || due >= last) return;
+      last = due;
       this.wake();
     }
   }
@@ -282,14 +285,22 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
   /** Sends everything due; resolves when the queue has nothing due. */
   private async drain(): Promise<void> {
     await this.recoverInterrupted();
+    // Each mail is tried once per drain: a row that somehow stays due (a claim that cannot be
+    // written) ends the drain instead of spinning; the next wake tries again.
+    const tried = new Set<number>();
     for (;;) {
       if (this.stopped) return;
-      const due = await this.queue.find({
-        where: { status: 'waiting', nextAttemptAt: LessThanOrEqual(new Date()) },
-        order: { id: 'ASC' },
-        take: 20,
-      });
+      const due = (
+        await this.queue.find({
+          where: { status: 'waiting', nextAttemptAt: LessThanOrEqual(new Date()) },
+          order: { id: 'ASC' },
+          take: 20 + tried.size,
+        })
+      )
+        .filter((mail) => !tried.has(mail.id))
+        .slice(0, 20);
       if (!due.length) return;
+      for (const mail of due) tried.add(mail.id);
       // A few lanes at once; each mail is still claimed on its own.
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async (_, lane) => {
