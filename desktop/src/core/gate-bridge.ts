@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Decision, reasonMessage } from '@accredo/access';
+import { type Decision, reasonMessage, type StationStatus } from '@accredo/access';
 import type { EventHub } from './events.js';
 import type { Scan } from './hardware/reader.js';
 import { loadPairing, type Pairing, savePairing } from './pairing.js';
@@ -57,30 +57,7 @@ export interface ScanAnswer extends Omit<GateResult, 'at'> {
   replay: boolean;
 }
 
-export interface StationStatus {
-  version: string;
-  uid: string;
-  server: string | null;
-  paired: boolean;
-  device: { id: number | null; name: string | null } | null;
-  mode: 'online' | 'offline';
-  lastSyncAt: string | null;
-  lastSyncAgeMs: number | null;
-  queue: number;
-  people: number;
-  lastError: string | null;
-  violations: number;
-  direction: 'entry' | 'exit';
-  language: string;
-  readers: { readerId: string; status: string | null; message: string | null; direction: string | null }[];
-  relay: { type: string; state: 'ready' | 'error'; message: string | null } | null;
-  printer: {
-    name: string;
-    printOnScan: boolean;
-    state: 'ready' | 'printed' | 'error' | 'unavailable';
-    message: string | null;
-  } | null;
-}
+export type { StationStatus };
 
 export interface GateBridgeOptions {
   /** the data directory (pairing.json, store.sqlite) */

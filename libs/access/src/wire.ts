@@ -34,3 +34,29 @@ export interface GateDecisionShown {
   direction: Direction;
   person: GatePersonShown | null;
 }
+
+/** What a gate station reports about itself (its local API's status and the screen's status bar). */
+export interface StationStatus {
+  version: string;
+  uid: string;
+  server: string | null;
+  paired: boolean;
+  device: { id: number | null; name: string | null } | null;
+  mode: 'online' | 'offline';
+  lastSyncAt: string | null;
+  lastSyncAgeMs: number | null;
+  queue: number;
+  people: number;
+  lastError: string | null;
+  violations: number;
+  direction: 'entry' | 'exit';
+  language: string;
+  readers: { readerId: string; status: string | null; message: string | null; direction: string | null }[];
+  relay: { type: string; state: 'ready' | 'error'; message: string | null } | null;
+  printer: {
+    name: string;
+    printOnScan: boolean;
+    state: 'ready' | 'printed' | 'error' | 'unavailable';
+    message: string | null;
+  } | null;
+}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { StationStatus } from '@accredo/access';
 import type { GateDirection, GateScanAnswer } from '../../api/gate';
 
 /**
@@ -11,30 +12,7 @@ export const STATION_STATUS_URL = '/api/station/v1/status';
 export const STATION_EVENTS_URL = '/api/station/v1/events';
 export const STATION_FORGET_URL = '/api/station/v1/forget';
 
-export interface StationStatus {
-  version: string;
-  uid: string;
-  server: string | null;
-  paired: boolean;
-  device: { id: number | null; name: string | null } | null;
-  mode: 'online' | 'offline';
-  lastSyncAt: string | null;
-  lastSyncAgeMs: number | null;
-  queue: number;
-  people: number;
-  lastError: string | null;
-  violations: number;
-  direction: GateDirection;
-  language: string;
-  readers: { readerId: string; status: string | null; message: string | null; direction: string | null }[];
-  relay: { type: string; state: 'ready' | 'error'; message: string | null } | null;
-  printer: {
-    name: string;
-    printOnScan: boolean;
-    state: 'ready' | 'printed' | 'error' | 'unavailable';
-    message: string | null;
-  } | null;
-}
+export type { StationStatus };
 
 /** What the station's readers did, pushed to the screen. */
 export type StationEvent =
