@@ -168,7 +168,10 @@ describe('group form', () => {
       adminTemplateId: null,
       assignDefaultMeal: false,
     });
-    expect(await screen.findByDisplayValue('Press')).toBeInTheDocument();
+    // the detail of the new group is loaded and shown (its own heading, its saved name)
+    await waitFor(() => expect(calls.some((c) => c.method === 'GET' && c.path === 'groups/7')).toBe(true));
+    expect(await screen.findByRole('heading', { name: new RegExp(`${t('groups.detail')}: Press`) })).toBeInTheDocument();
+    expect(screen.getByDisplayValue('Press')).toBeInTheDocument();
   });
 
   it('shows the server error of a zone from another action on the zones input', async () => {
