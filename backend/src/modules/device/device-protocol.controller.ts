@@ -32,7 +32,10 @@ export class DeviceProtocolController {
     return this.protocol.pair(body);
   }
 
-  /** The `bcClear` code scanned at the device: its token is revoked. */
+  /**
+   * The `bcClear` code scanned at the device revokes its token; without a code the device revokes
+   * its own token (an operator unpairing the gate screen), so it stops working on the server too.
+   */
   @Post('unpair')
   @HttpCode(200)
   @DeviceSession()
@@ -40,7 +43,8 @@ export class DeviceProtocolController {
     @CurrentDevice() auth: DeviceAuth,
     @ValidBody(deviceUnpairSchema) body: z.output<typeof deviceUnpairSchema>,
   ) {
-    await this.protocol.unpair(auth, body.code);
+    if (body.code === undefined) await this.protocol.revoke(auth);
+    else await this.protocol.unpair(auth, body.code);
     return { unpaired: true };
   }
 

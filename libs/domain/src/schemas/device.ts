@@ -49,9 +49,17 @@ export const devicePairSchema = z.object({
   appVersion: z.string({ error: 'basics.invalidValue' }).trim().max(64, { error: 'basics.tooLong' }).nullish(),
 });
 
-/** POST api/device/v1/unpair: the `bcClear` code of GET device/key scanned at the station. */
+/**
+ * POST api/device/v1/unpair: the `bcClear` code of GET device/key scanned at the station, or no
+ * code at all: the device gives up its own token (the gate screen's Unpair button).
+ */
 export const deviceUnpairSchema = z.object({
-  code: z.string({ error: REQUIRED }).trim().min(1, { error: REQUIRED }).max(200, { error: 'basics.tooLong' }),
+  code: z
+    .string({ error: 'basics.invalidValue' })
+    .trim()
+    .min(1, { error: REQUIRED })
+    .max(200, { error: 'basics.tooLong' })
+    .optional(),
 });
 
 export const NONCE_MAX = 64;
