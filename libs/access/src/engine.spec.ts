@@ -917,6 +917,103 @@ const CASES: Record<string, Case[]> = {
       expect: { reason: 'DAILY_ENTRANCES_USED', data: { firstTime: '02:30', time: '02:30', day: '2026-04-05' } },
     },
   ],
+  'badge versions (a reprint that retires the old badge)': [
+    {
+      name: 'the valid badge of version 2 enters',
+      person: { badgeVersion: 2 },
+      req: { code: 'ABC123-2' },
+      expect: { reason: 'OK', data: { code: 'ABC123-2' } },
+    },
+    {
+      name: 'the first badge (plain bc) of a person still at version 0 enters',
+      person: { badgeVersion: 0 },
+      expect: { reason: 'OK', data: { code: 'ABC123' } },
+    },
+    {
+      name: 'a person without a version (older callers) is at version 0',
+      person: { badgeVersion: undefined },
+      expect: { reason: 'OK' },
+    },
+    {
+      name: 'the plain bc after one replacement: superseded, with when it was retired',
+      person: { badgeVersion: 1, badgeReplacedAt: at('2026-07-10 18:05') },
+      expect: {
+        reason: 'BADGE_SUPERSEDED',
+        data: { code: 'ABC123', version: 0, current: 1, retiredDay: '2026-07-10', retiredTime: '18:05' },
+      },
+    },
+    {
+      name: 'an older badge than the one before the valid one: superseded, its retirement time unknown',
+      person: { badgeVersion: 3, badgeReplacedAt: at('2026-07-10 18:05') },
+      req: { code: 'ABC123-1' },
+      expect: { reason: 'BADGE_SUPERSEDED', data: { version: 1, current: 3 } },
+    },
+    {
+      name: 'the retirement time is read on the subject’s clock',
+      person: { badgeVersion: 1, badgeReplacedAt: Date.parse('2026-07-11T02:30:00Z') },
+      req: { timeZone: NEW_YORK, at: Date.parse('2026-07-11T16:00:00Z') },
+      expect: { reason: 'BADGE_SUPERSEDED', data: { retiredDay: '2026-07-10', retiredTime: '22:30' } },
+    },
+    {
+      name: 'a superseded badge cannot leave either (it is no credential; D6 records exits of valid badges)',
+      person: { badgeVersion: 1 },
+      req: { direction: 'exit' },
+      expect: { reason: 'BADGE_SUPERSEDED' },
+    },
+    {
+      name: 'mode 2: a superseded badge deducts nothing',
+      template: { mode: 2 },
+      person: { badgeVersion: 1 },
+      req: { amount: 10 },
+      expect: { reason: 'BADGE_SUPERSEDED' },
+    },
+    {
+      name: 'mode 3',
+      template: { mode: 3, zoneId: 5 },
+      person: { badgeVersion: 1 },
+      expect: { reason: 'BADGE_SUPERSEDED' },
+    },
+    {
+      name: 'mode 4',
+      template: { mode: 4 },
+      person: {
+        badgeVersion: 2,
+        meals: [{ id: 1, date: '2026-07-11', timeFrom: '11:00', timeTo: '14:00', used: false }],
+      },
+      req: { code: 'ABC123-1' },
+      expect: { reason: 'BADGE_SUPERSEDED' },
+    },
+    {
+      name: 'mode 5, exit',
+      template: { mode: 5 },
+      person: { badgeVersion: 1, parking: [{ areaId: 3, capacity: null }] },
+      req: { direction: 'exit' },
+      expect: { reason: 'BADGE_SUPERSEDED' },
+    },
+    {
+      name: 'superseded comes before the action dates (D8)',
+      action: { dateFrom: '2026-08-01', dateTo: '2026-08-02' },
+      person: { badgeVersion: 1 },
+      expect: { reason: 'BADGE_SUPERSEDED' },
+    },
+    {
+      name: 'a version above the valid one was never printed (forged): NOT_FOUND',
+      person: { badgeVersion: 1 },
+      req: { code: 'ABC123-2' },
+      expect: { reason: 'NOT_FOUND', data: { code: 'ABC123-2' } },
+    },
+    {
+      name: 'a version on a person still at version 0: NOT_FOUND',
+      req: { code: 'ABC123-1' },
+      expect: { reason: 'NOT_FOUND' },
+    },
+    {
+      name: 'the versioned code is normalised (D18) before it is read',
+      person: { badgeVersion: 4 },
+      req: { code: '\\000001ABC123-4\r\n' },
+      expect: { reason: 'OK', data: { code: 'ABC123-4' } },
+    },
+  ],
   'D18 codes in the request are normalised': [
     {
       name: 'ECI prefix and CR LF',

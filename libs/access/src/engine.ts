@@ -1,4 +1,4 @@
-import { normalizeCode } from './code.js';
+import { normalizeCode, parseBadgeCode } from './code.js';
 import { isDate, isTime, localDateTime } from './time.js';
 import type {
   Decision,
@@ -31,6 +31,22 @@ export function decide(req: ScanRequest, ctx: GateContext): Decision {
   if (person.actionId !== template.actionId) return refuse('OTHER_ACTION', { code });
 
   const now = localDateTime(req.at, req.timeZone);
+
+  // Badge versions: only the person's valid badge is a credential, in every mode and direction. A
+  // version above the valid one was never printed (a forged code): as unknown as any other.
+  const presented = parseBadgeCode(code).version;
+  const current = person.badgeVersion ?? 0;
+  if (presented > current) return refuse('NOT_FOUND', { code });
+  if (presented < current) {
+    const data: DecisionData = { code, version: presented, current };
+    // the moment of retirement is known for the badge just before the valid one
+    if (presented === current - 1 && typeof person.badgeReplacedAt === 'number') {
+      const retired = localDateTime(person.badgeReplacedAt, req.timeZone);
+      data.retiredDay = retired.day;
+      data.retiredTime = retired.time;
+    }
+    return refuse('BADGE_SUPERSEDED', data);
+  }
   const base: DecisionData = { code, day: now.day, time: now.time };
 
   // D8: every mode, both directions, only within the action's dates (local).

@@ -1,4 +1,4 @@
-export { normalizeCode } from './code.js';
+export { type BadgeCode, formatBadgeCode, normalizeCode, parseBadgeCode } from './code.js';
 export { decide, findRule } from './engine.js';
 export { formatDay, type ReasonNames, reasonKey, reasonMessage } from './messages.js';
 export {

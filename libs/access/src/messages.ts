@@ -38,6 +38,8 @@ export function reasonKey(decision: Decision, names: ReasonNames = {}): string {
       return names.field ? 'CUSTOM_DATE_INVALID_named' : 'CUSTOM_DATE_INVALID';
     case 'ZONE_NOT_ALLOWED':
       return names.zone ? 'ZONE_NOT_ALLOWED_named' : 'ZONE_NOT_ALLOWED';
+    case 'BADGE_SUPERSEDED':
+      return data.retiredDay ? 'BADGE_SUPERSEDED_dated' : 'BADGE_SUPERSEDED';
     case 'MEAL_NOT_NOW':
       return data.next ? 'MEAL_NOT_NOW' : 'MEAL_NOT_NOW_past';
     default:
@@ -45,7 +47,7 @@ export function reasonKey(decision: Decision, names: ReasonNames = {}): string {
   }
 }
 
-const DAY_KEYS = ['day', 'dateFrom', 'dateTo', 'date', 'firstDay', 'slotDate'];
+const DAY_KEYS = ['day', 'dateFrom', 'dateTo', 'date', 'firstDay', 'slotDate', 'retiredDay'];
 
 /**
  * The decision explained with its data in cs, sk, en or de (libs/i18n, `access.reason.*`), e.g.

@@ -1,6 +1,6 @@
 import { catalogueKeys, LANGUAGES, resources } from '@accredo/i18n';
 import { describe, expect, it } from 'vitest';
-import { normalizeCode } from './code.js';
+import { formatBadgeCode, normalizeCode, parseBadgeCode } from './code.js';
 import { formatDay, reasonKey, reasonMessage } from './messages.js';
 import { deviceTemplateDataSchema } from './schema.js';
 import { isDate, isTime, isTimeZone, localDateTime, localDay, localTime } from './time.js';
@@ -26,6 +26,34 @@ describe('normalizeCode (D18)', () => {
 
   it('does not fold case', () => {
     expect(normalizeCode('aBc')).not.toBe(normalizeCode('ABC'));
+  });
+});
+
+describe('badge codes (a reprint that retires the old badge)', () => {
+  it.each([
+    ['ABC123', { bc: 'ABC123', version: 0 }],
+    ['ABC123-1', { bc: 'ABC123', version: 1 }],
+    ['ABC123-42', { bc: 'ABC123', version: 42 }],
+    ['abc-999999999', { bc: 'abc', version: 999_999_999 }],
+    [`${'Z'.repeat(32)}-7`, { bc: 'Z'.repeat(32), version: 7 }],
+    // not a version: the whole text is looked up as a bc (and found nowhere)
+    ['ABC123-0', { bc: 'ABC123-0', version: 0 }],
+    ['ABC123-01', { bc: 'ABC123-01', version: 0 }],
+    ['ABC123-1234567890', { bc: 'ABC123-1234567890', version: 0 }],
+    ['ABC-1-2', { bc: 'ABC-1-2', version: 0 }],
+    ['-3', { bc: '-3', version: 0 }],
+    [`${'Z'.repeat(33)}-1`, { bc: `${'Z'.repeat(33)}-1`, version: 0 }],
+    ['', { bc: '', version: 0 }],
+  ])('%j → %j', (code, parsed) => {
+    expect(parseBadgeCode(code)).toEqual(parsed);
+  });
+
+  it('formats version 0 as the plain bc (badges printed before any replacement) and round-trips', () => {
+    expect(formatBadgeCode('ABC123', 0)).toBe('ABC123');
+    expect(formatBadgeCode('ABC123', null)).toBe('ABC123');
+    expect(formatBadgeCode('ABC123', 3)).toBe('ABC123-3');
+    for (const v of [0, 1, 9, 10, 123456])
+      expect(parseBadgeCode(formatBadgeCode('Q7', v))).toEqual({ bc: 'Q7', version: v });
   });
 });
 
@@ -197,6 +225,7 @@ describe('reason messages', () => {
       decision('OK_EXIT', {}, [{ kind: 'parking', areaId: 1, type: 0 }]),
       decision('DAY_NOT_REGISTERED', { days: '' }),
       decision('MEAL_NOT_NOW', { next: 0 }),
+      decision('BADGE_SUPERSEDED', { version: 0, current: 1, retiredDay: '2026-07-10', retiredTime: '18:05' }),
       ...REASON_CODES.map((r) => decision(r)),
     ];
     const names = [{}, { zone: 'VIP', field: 'Valid from' }];
@@ -250,6 +279,26 @@ describe('reason messages', () => {
     ],
     ['en', decision('OK_EXIT', {}, [{ kind: 'passage', type: 0, day: '2026-07-11' }]), 'Exit recorded'],
     ['en', decision('NOT_FOUND', { code: 'XYZ' }), 'Code XYZ was not found'],
+    [
+      'en',
+      decision('BADGE_SUPERSEDED', { version: 0, current: 1, retiredDay: '2026-07-10', retiredTime: '18:05' }),
+      'Badge version 0 was replaced by a newer one on 2026-07-10 at 18:05 (valid version 1)',
+    ],
+    [
+      'cs',
+      decision('BADGE_SUPERSEDED', { version: 0, current: 1, retiredDay: '2026-07-10', retiredTime: '18:05' }),
+      'Odznak verze 0 byl nahrazen novějším dne 10. 7. 2026 v 18:05 (platná verze 1)',
+    ],
+    [
+      'de',
+      decision('BADGE_SUPERSEDED', { version: 1, current: 3 }),
+      'Ausweis Version 1 wurde durch einen neueren ersetzt (gültige Version 3)',
+    ],
+    [
+      'sk',
+      decision('BADGE_SUPERSEDED', { version: 1, current: 2, retiredDay: '2026-07-10', retiredTime: '18:05' }),
+      'Odznak verzie 1 bol nahradený novším dňa 10. 7. 2026 o 18:05 (platná verzia 2)',
+    ],
     ['xx', decision('NO_GROUP'), 'Akreditace nemá žádnou skupinu'],
     [null, decision('NO_GROUP'), 'Akreditace nemá žádnou skupinu'],
   ] as const)('%s: %s', (lang, d, text) => {

@@ -101,6 +101,14 @@ export interface GatePerson {
   meals: MealSlot[];
   parking: ParkingHold[];
   language?: string | null;
+  /**
+   * The version of the person's valid badge (docs/access-control.md "Badge versions"): 0 (or
+   * missing) for the first badge; a reprint that retires the old badge adds 1. A scanned code of a
+   * lower version is BADGE_SUPERSEDED, of a higher one NOT_FOUND.
+   */
+  badgeVersion?: number;
+  /** when the valid badge replaced the one before it (epoch ms), if known */
+  badgeReplacedAt?: number | null;
 }
 
 export interface Passage {
@@ -149,6 +157,7 @@ export type ReasonCode =
   | 'OK_EXIT'
   | 'NOT_FOUND'
   | 'OTHER_ACTION'
+  | 'BADGE_SUPERSEDED'
   | 'DEVICE_NOT_CONFIGURED'
   | 'NO_GROUP'
   | 'NO_RULE'
@@ -177,6 +186,7 @@ export const REASON_CODES: readonly ReasonCode[] = [
   'OK_EXIT',
   'NOT_FOUND',
   'OTHER_ACTION',
+  'BADGE_SUPERSEDED',
   'DEVICE_NOT_CONFIGURED',
   'NO_GROUP',
   'NO_RULE',
