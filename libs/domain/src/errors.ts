@@ -64,6 +64,10 @@ export const ERRORS = {
   DEVICE_PAIR_CODE_INVALID: { status: 400, key: 'errors.DEVICE_PAIR_CODE_INVALID' },
   DEVICE_UID_EXIST: { status: 409, key: 'errors.DEVICE_UID_EXIST' },
   NONCE_CONFLICT: { status: 409, key: 'errors.NONCE_CONFLICT' },
+  ACTION_EXTENSION_DOESNT_EXIST: { status: 404, key: 'errors.ACTION_EXTENSION_DOESNT_EXIST' },
+  ACTION_DOESNT_HAVE_EXTENSION: { status: 403, key: 'errors.ACTION_DOESNT_HAVE_EXTENSION' },
+  EXTENSION_CAPACITY_FULL: { status: 409, key: 'actionExtension.capacityFull' },
+  EXTENSION_MEAL_USED: { status: 409, key: 'actionExtension.used' },
   INTERNAL_ERROR: { status: 500, key: 'errors.INTERNAL_ERROR' },
 } as const satisfies Record<string, { status: number; key: string }>;
 

@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './dto.js';
 export * from './errors.js';
+export * from './extension.js';
 export * from './field-values.js';
 export * from './rights.js';
 export * from './security.js';
