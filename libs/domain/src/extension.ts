@@ -69,8 +69,10 @@ const time = () =>
   z
     .string({ error: REQUIRED })
     .trim()
-    .min(1, { error: REQUIRED })
-    .regex(TIME, { error: EXTENSION_MESSAGES.timeInvalid });
+    .superRefine((v, ctx) => {
+      if (!v) ctx.addIssue({ code: 'custom', message: REQUIRED });
+      else if (!TIME.test(v)) ctx.addIssue({ code: 'custom', message: EXTENSION_MESSAGES.timeInvalid });
+    });
 
 /** Spec §9: capacities above 0; blank (null, '', missing) means unlimited. */
 export const MAX_CAPACITY = 1_000_000;
