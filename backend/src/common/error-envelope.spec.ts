@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { ERRORS, type ErrorCode } from '@accredo/domain';
+import { translate } from '@accredo/i18n';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAdminUser,
@@ -81,6 +82,31 @@ describe('every answer of the API has the one error envelope (issue 10 item 7)',
     // in the caller's language like every other error
     const en = await t.api('GET', '/api/admin/v1/action/%E0%A4%A', { headers: { 'accept-language': 'en' } });
     expect(en.body.error.message).toBe('Invalid request');
+  });
+
+  it('speaks the best language of a real Accept-Language header, Czech when none is offered', async () => {
+    const path = '/api/admin/v1/action/%E0%A4%A';
+    const message = async (header: string) =>
+      (await t.api('GET', path, { headers: { 'accept-language': header } })).body.error.message;
+    expect(await message('de-AT,de;q=0.9,en;q=0.8')).toBe(translate('de', ERRORS.BAD_REQUEST.key));
+    expect(await message('fr-FR,fr;q=0.9,en;q=0.5,sk;q=0.7')).toBe(translate('sk', ERRORS.BAD_REQUEST.key));
+    expect(await message('en-GB')).toBe('Invalid request');
+    expect(await message('fr, ja')).toBe(translate('cs', ERRORS.BAD_REQUEST.key));
+    expect(await message(`${'x-'.repeat(3000)}, en`)).toBe(translate('cs', ERRORS.BAD_REQUEST.key));
+  });
+
+  it('names the refused fields in the top-level message of a validation error', async () => {
+    const res = await t.api('POST', '/api/admin/v1/login', {
+      body: { login: 'x'.repeat(300) },
+      headers: { 'accept-language': 'en' },
+    });
+    expectApi(res, 'VALIDATION_ERROR');
+    const fields = res.body.error.details.fields as { path: string; key: string }[];
+    expect(fields.map((f) => f.path)).toEqual(['login', 'password']);
+    expect(res.body.error.message).toBe(
+      `${translate('en', ERRORS.VALIDATION_ERROR.key)}: ${fields.map((f) => `${f.path}: ${translate('en', f.key)}`).join('; ')}`,
+    );
+    expect(res.body.error.message).toMatch(/^The form contains errors: login: .+; password: .+$/);
   });
 
   it('answers a path parameter over 100 characters with 414 URI_TOO_LONG', async () => {

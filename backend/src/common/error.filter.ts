@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { type ErrorBody, ERRORS, type ErrorCode } from '@accredo/domain';
-import { translate } from '@accredo/i18n';
+import { type ErrorBody, ERRORS, type ErrorCode, type FieldError } from '@accredo/domain';
+import { acceptLanguage, translate } from '@accredo/i18n';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError } from './app-error.js';
@@ -28,9 +28,23 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 const DEFAULT_LANGUAGE = 'cs';
 
 /** The language of the caller for the human-readable message (codes are what clients act on). */
-function requestLanguage(req: AppRequest): string {
-  const header = String(req.headers['accept-language'] ?? '');
-  return header.slice(0, 2).toLowerCase() || DEFAULT_LANGUAGE;
+const requestLanguage = (req: AppRequest): string => acceptLanguage(req.headers['accept-language']);
+
+/** How many refused fields the top-level message names (all of them are in `details.fields`). */
+const FIELDS_NAMED = 5;
+
+/**
+ * The top-level message of a refused body names its fields, so a client that shows only `message`
+ * (or a person reading a log) learns what to fix: "The form contains errors: email: Enter a valid
+ * e-mail; lastname: Required field".
+ */
+function validationMessage(lang: string, base: string, fields: unknown): string {
+  if (!Array.isArray(fields) || fields.length === 0) return base;
+  const named = (fields as FieldError[])
+    .slice(0, FIELDS_NAMED)
+    .map((f) => `${f.path || '(body)'}: ${translate(lang, f.key)}`);
+  const more = fields.length > FIELDS_NAMED ? ` (+${fields.length - FIELDS_NAMED})` : '';
+  return `${base}: ${named.join('; ')}${more}`;
 }
 
 /** Does a route path of Fastify (`/api/x/:id`, `/docs/*`) match the segments of a request path? */
@@ -162,10 +176,11 @@ export class ErrorFilter implements ExceptionFilter {
 
   toBody(exception: unknown, req: AppRequest): { status: number; body: ErrorBody } {
     const lang = requestLanguage(req);
-    const make = (code: ErrorCode, details: Record<string, unknown> = {}) => ({
-      status: ERRORS[code].status,
-      body: { error: { code, message: translate(lang, ERRORS[code].key), details } },
-    });
+    const make = (code: ErrorCode, details: Record<string, unknown> = {}) => {
+      const base = translate(lang, ERRORS[code].key);
+      const message = code === 'VALIDATION_ERROR' ? validationMessage(lang, base, details.fields) : base;
+      return { status: ERRORS[code].status, body: { error: { code, message, details } } };
+    };
 
     if (exception instanceof AppError) return make(exception.code, exception.details);
 

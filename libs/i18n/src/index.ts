@@ -203,6 +203,32 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 /**
+ * The caller's language from an HTTP `Accept-Language` header (`de-AT,de;q=0.9,en;q=0.8`): the
+ * supported language of the highest weight (the first of equal weights), else Czech. Reads at most
+ * 512 characters and 20 entries of the header, so its size costs nothing.
+ */
+export function acceptLanguage(header: string | readonly string[] | null | undefined): Language {
+  const raw = Array.isArray(header) ? header.join(',') : String(header ?? '');
+  let best: Language = FALLBACK_LANGUAGE;
+  let bestQ = 0;
+  for (const entry of raw.slice(0, 512).split(',', 20)) {
+    const [tag = '', ...params] = entry.split(';');
+    const lang = tag.trim().split('-')[0].toLowerCase();
+    if (!isLanguage(lang)) continue;
+    let q = 1;
+    for (const param of params) {
+      const m = /^\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*$/.exec(param);
+      if (m) q = Number(m[1]);
+    }
+    if (q > bestQ) {
+      best = lang;
+      bestQ = q;
+    }
+  }
+  return best;
+}
+
+/**
  * Server-side translation (mails, error messages) with the same `{{name}}` interpolation as
  * i18next in the browser. Falls back to Czech, then to the key itself.
  */
