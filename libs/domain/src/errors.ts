@@ -68,6 +68,7 @@ export const ERRORS = {
   ACTION_DOESNT_HAVE_EXTENSION: { status: 403, key: 'errors.ACTION_DOESNT_HAVE_EXTENSION' },
   EXTENSION_CAPACITY_FULL: { status: 409, key: 'actionExtension.capacityFull' },
   EXTENSION_MEAL_USED: { status: 409, key: 'actionExtension.used' },
+  EXTENSION_ITEM_INVALID: { status: 400, key: 'errors.EXTENSION_ITEM_INVALID' },
   INTERNAL_ERROR: { status: 500, key: 'errors.INTERNAL_ERROR' },
 } as const satisfies Record<string, { status: number; key: string }>;
 

@@ -24,8 +24,9 @@ import { calendarDate, type MultiText, requiredMultiText } from './schemas/setup
  * | PUT action-extension/{type}/{actionId}/groups/{groupId} | ExtensionGroupInput | ExtensionGroupDefaults |
  * | POST action-extension/{type}/{actionId}/report | ExtensionReportInput | ExtensionReport, or an xlsx file |
  *
- * Errors (spec §8 Extensions): ACTION_EXTENSION_DOESNT_EXIST (404, a type other than 1/2, or an
- * item id that is not in the action's extension), ACTION_DOESNT_HAVE_EXTENSION (403, the subject's
+ * Errors (spec §8 Extensions): ACTION_EXTENSION_DOESNT_EXIST (404, a type other than 1/2),
+ * EXTENSION_ITEM_INVALID (400, an item, option or place id that is not in the action's extension;
+ * details.itemId), ACTION_DOESNT_HAVE_EXTENSION (403, the subject's
  * extensions or the action's activation lack the type), EXTENSION_CAPACITY_FULL (409, an item,
  * option, area or place is at capacity; details.itemId / details.option name it), EXTENSION_MEAL_USED
  * (409, a used meal is locked; details.itemId, details.userId).
