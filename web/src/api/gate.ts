@@ -122,6 +122,8 @@ export const gateApi = {
   pair: (code: string, name: string) =>
     call<DevicePairResult>('POST', 'pair', { code, uid: gateUid(), name, appVersion: 'web-gate' }, { auth: false }),
   unpair: (code: string) => call<{ unpaired: boolean }>('POST', 'unpair', { code }),
+  /** The gate gives up its own pairing: the server revokes this token (no code needed). */
+  unpairSelf: () => call<{ unpaired: boolean }>('POST', 'unpair', {}),
   config: () => call<GateConfig>('GET', 'config'),
   /**
    * One scan: a fresh nonce, each attempt bounded by a timeout, retried with the SAME nonce on

@@ -18,6 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localized } from '../../api/action';
+import { isApiError } from '../../api/client';
 import {
   GATE_STORAGE,
   type GateConfig,
@@ -79,6 +80,8 @@ export function GateScreen({ onUnpaired, network, station }: GateScreenProps) {
   const [counts, setCounts] = useState({ count: 0, allowed: 0, refused: 0 });
   const [camera, setCamera] = useState(() => readStorage(GATE_STORAGE.camera) === '1');
   const [confirmUnpair, setConfirmUnpair] = useState(false);
+  const [unpairing, setUnpairing] = useState(false);
+  const [unpairError, setUnpairError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const queue = useRef<Promise<void>>(Promise.resolve());
   const clearTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -230,6 +233,32 @@ export function GateScreen({ onUnpaired, network, station }: GateScreenProps) {
     inputRef.current?.focus();
   };
 
+  /**
+   * The Unpair button: the server revokes this gate's token first (a token only forgotten here
+   * would still work for whoever copied it). A token the server no longer knows is unpaired anyway;
+   * when the server cannot be reached the operator may forget the pairing here only. At a station
+   * the station holds the pairing and forgets it (GatePage).
+   */
+  const unpair = async (localOnly = false) => {
+    if (!station && !localOnly) {
+      setUnpairing(true);
+      setUnpairError(null);
+      try {
+        await gateApi.unpairSelf();
+      } catch (error) {
+        if (!(isApiError(error) && error.status === 401)) {
+          if (mounted.current) {
+            setUnpairError(gateErrorText(t, error));
+            setUnpairing(false);
+          }
+          return;
+        }
+      }
+    }
+    setGateToken(null);
+    onUnpaired();
+  };
+
   const template = config.data?.template ?? null;
   const action = config.data?.action ?? null;
   const actionName = action
@@ -287,20 +316,25 @@ export function GateScreen({ onUnpaired, network, station }: GateScreenProps) {
         <Alert color="red" title={t('gate.unpair')} role="alertdialog" aria-label={t('gate.unpair')}>
           <Stack gap="sm">
             <Text>{t('gate.unpairConfirm')}</Text>
+            {unpairError && (
+              <Text role="alert" fw={500}>
+                {t('gate.unpairFailed', { message: unpairError })}
+              </Text>
+            )}
             <Group>
-              <Button
-                color="red"
-                onClick={() => {
-                  setGateToken(null);
-                  onUnpaired();
-                }}
-              >
+              <Button color="red" loading={unpairing} onClick={() => void unpair()}>
                 {t('gate.unpairYes')}
               </Button>
+              {unpairError && (
+                <Button color="red" variant="outline" onClick={() => void unpair(true)}>
+                  {t('gate.unpairLocal')}
+                </Button>
+              )}
               <Button
                 variant="default"
                 onClick={() => {
                   setConfirmUnpair(false);
+                  setUnpairError(null);
                   inputRef.current?.focus();
                 }}
               >

@@ -152,17 +152,59 @@ describe('gate screen: pairing', () => {
     expect(window.localStorage.getItem(GATE_STORAGE.token)).toBeNull();
   });
 
-  it('unpairs with the button only after confirming', async () => {
+  it('unpairs with the button only after confirming, revoking the token on the server', async () => {
     window.localStorage.setItem(GATE_STORAGE.token, 'tok');
-    mockDeviceApi({ 'GET config': () => ok(config()) });
+    const api = mockDeviceApi({
+      'GET config': () => ok(config()),
+      'POST unpair': () => ok({ unpaired: true }),
+    });
     const { user } = renderGate();
     await user.click(await screen.findByRole('button', { name: 'Unpair' }));
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(window.localStorage.getItem(GATE_STORAGE.token)).toBe('tok');
+    expect(api.calls.filter((c) => c.path === 'unpair')).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Unpair' }));
     await user.click(screen.getByRole('button', { name: 'Yes, unpair' }));
     expect(await screen.findByRole('textbox', { name: /Pairing code/ })).toBeVisible();
     expect(window.localStorage.getItem(GATE_STORAGE.token)).toBeNull();
+    // the gate's own token, no code: the server revokes it
+    const unpair = api.calls.filter((c) => c.path === 'unpair');
+    expect(unpair).toHaveLength(1);
+    expect(unpair[0]).toMatchObject({ method: 'POST', body: {}, headers: { authorization: 'tok' } });
+  });
+
+  it('a token the server no longer knows is unpaired anyway', async () => {
+    window.localStorage.setItem(GATE_STORAGE.token, 'tok');
+    mockDeviceApi({
+      'GET config': () => ok(config()),
+      'POST unpair': () => jsonResponse({ error: { code: 'TOKEN_INVALID', message: 'gone' } }, 401),
+    });
+    const { user } = renderGate();
+    await user.click(await screen.findByRole('button', { name: 'Unpair' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, unpair' }));
+    expect(await screen.findByRole('textbox', { name: /Pairing code/ })).toBeVisible();
+    expect(window.localStorage.getItem(GATE_STORAGE.token)).toBeNull();
+  });
+
+  it('stays paired when the server cannot revoke, until the operator forgets it here only', async () => {
+    window.localStorage.setItem(GATE_STORAGE.token, 'tok');
+    const api = mockDeviceApi({
+      'GET config': () => ok(config()),
+      'POST unpair': () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    const { user } = renderGate();
+    await user.click(await screen.findByRole('button', { name: 'Unpair' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, unpair' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Unpair' });
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'The server did not revoke the pairing: Server not reachable.',
+    );
+    expect(window.localStorage.getItem(GATE_STORAGE.token)).toBe('tok');
+    expect(screen.getByRole('heading', { name: 'Gate: North gate' })).toBeVisible();
+    await user.click(within(dialog).getByRole('button', { name: 'Forget on this screen only' }));
+    expect(await screen.findByRole('textbox', { name: /Pairing code/ })).toBeVisible();
+    expect(window.localStorage.getItem(GATE_STORAGE.token)).toBeNull();
+    expect(api.calls.filter((c) => c.path === 'unpair')).toHaveLength(1);
   });
 });
 
