@@ -52,6 +52,7 @@ import {
 import { Device1764000200000 } from './migrations/1764000200000-device.js';
 import { PdfJob1764000300000 } from './migrations/1764000300000-pdf-job.js';
 import { ChangeFeed1764000400000 } from './migrations/1764000400000-change-feed.js';
+import { BadgeVersion1764100200000 } from './migrations/1764100200000-badge-version.js';
 import { PdfJobEntity } from '../modules/pdf/pdf-job.entity.js';
 
 export const ENTITIES = [
@@ -103,6 +104,7 @@ export const MIGRATIONS = [
   Device1764000200000,
   PdfJob1764000300000,
   ChangeFeed1764000400000,
+  BadgeVersion1764100200000,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */

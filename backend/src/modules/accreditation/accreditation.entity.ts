@@ -60,6 +60,17 @@ export class AccreditationEntity {
   @Column({ type: 'int', default: 0 })
   printCount: number;
 
+  /**
+   * The version of the valid badge (docs/access-control.md "Badge versions"): 0 for the first,
+   * printed as the plain bc; a print with "replace the old badge" adds 1 and prints `{bc}-{version}`.
+   */
+  @Column({ type: 'int', default: 0 })
+  badgeVersion: number;
+
+  /** when the valid badge replaced the one before it (null: never replaced) */
+  @DateColumn({ nullable: true })
+  badgeReplacedAt: Date | null;
+
   @Column({ type: 'int', nullable: true })
   credit: number | null;
 

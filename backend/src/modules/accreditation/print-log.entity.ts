@@ -17,6 +17,14 @@ export class PrintLogEntity {
   @Column({ type: 'int', nullable: true })
   adminUserId: number | null;
 
+  /** the badge version this print carried (docs/access-control.md "Badge versions") */
+  @Column({ type: 'int', default: 0 })
+  badgeVersion: number;
+
+  /** the version this print retired ("replace the old badge"); null for an ordinary reprint */
+  @Column({ type: 'int', nullable: true })
+  retiredVersion: number | null;
+
   @DateColumn()
   createdAt: Date;
 }

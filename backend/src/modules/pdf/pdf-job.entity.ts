@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { DateColumn, JsonColumn } from '../../database/columns.js';
+import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
 
 export type PdfJobState = 'waiting' | 'running' | 'done' | 'error';
 
@@ -36,6 +36,10 @@ export class PdfJobEntity {
 
   @Column({ type: 'varchar', length: 16, default: 'waiting' })
   state: PdfJobState;
+
+  /** printed with "replace the old badge": each printed person's badge version goes up by 1 */
+  @BoolColumn(false)
+  replace: boolean;
 
   /** the accreditation ids to print, resolved when the job was made (the filter of that moment) */
   @JsonColumn()
