@@ -7,9 +7,11 @@ import path from 'node:path';
 export const root = path.resolve(import.meta.dirname, '..');
 
 export async function startBench(db) {
-  const { createApp } = await import(`${root}/backend/dist/app.factory.js`);
-  const { loadConfig } = await import(`${root}/backend/dist/config/config.js`);
-  const { hashPassword } = await import(`${root}/backend/dist/common/crypto.js`);
+  // BENCH_BACKEND_DIST: another build of the backend (e.g. one of your own beside a shared tree's)
+  const dist = path.resolve(process.env.BENCH_BACKEND_DIST ?? `${root}/backend/dist`);
+  const { createApp } = await import(`${dist}/app.factory.js`);
+  const { loadConfig } = await import(`${dist}/config/config.js`);
+  const { hashPassword } = await import(`${dist}/common/crypto.js`);
   const { DataSource } = await import('typeorm');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-bench-'));
   const dbName = `accredo_bench_${Date.now().toString(36)}`;
