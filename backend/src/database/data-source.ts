@@ -54,6 +54,13 @@ import { PdfJob1764000300000 } from './migrations/1764000300000-pdf-job.js';
 import { ChangeFeed1764000400000 } from './migrations/1764000400000-change-feed.js';
 import { BadgeVersion1764100200000 } from './migrations/1764100200000-badge-version.js';
 import { PdfJobEntity } from '../modules/pdf/pdf-job.entity.js';
+import { ActionExtension1764100300000 } from './migrations/1764100300000-action-extension.js';
+import {
+  AccreditationExtensionEntity,
+  ExtensionItemEntity,
+  ExtensionOptionEntity,
+  GroupExtensionEntity,
+} from '../modules/action-extension/action-extension.entity.js';
 
 export const ENTITIES = [
   SubjectEntity,
@@ -87,6 +94,10 @@ export const ENTITIES = [
   DeviceScanEntity,
   DeviceFailedScanEntity,
   PdfJobEntity,
+  ExtensionItemEntity,
+  ExtensionOptionEntity,
+  AccreditationExtensionEntity,
+  GroupExtensionEntity,
 ];
 export const MIGRATIONS = [
   Init1763780000000,
@@ -105,6 +116,7 @@ export const MIGRATIONS = [
   PdfJob1764000300000,
   ChangeFeed1764000400000,
   BadgeVersion1764100200000,
+  ActionExtension1764100300000,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */
