@@ -35,6 +35,10 @@ export interface TemplateParams {
   d?: string | null;
   actionName?: string | null;
   smartLink?: string | null;
+  /** the names of all the person's groups, for `{{#ifGroup "…"}}` (not a placeholder) */
+  groupNames?: string[];
+  /** the names of the person's zones, for `{{#ifZone "…"}}` (not a placeholder) */
+  zoneNames?: string[];
 }
 
 type Texts = Partial<Record<string, string>> | string | null | undefined;
@@ -72,6 +76,8 @@ export interface ContextInput {
   } | null;
   /** the group whose template prints the badge */
   group?: { name: string; displayName?: Texts; htmlData?: string | null } | null;
+  /** all the person's groups (for `{{#ifGroup}}`); the printing group alone when left out */
+  groups?: { name: string }[];
   /** the person's zones, in order */
   zones?: { name: string; onAccreditation?: string | null }[];
   /** the action's user fields (for option labels and value shapes) */
@@ -123,6 +129,8 @@ export function buildContext(input: ContextInput): TemplateParams {
     d: days.map((d) => d.onAccreditation).join(', '),
     actionName: localizedText(input.action?.name, language),
     smartLink: input.smartLink ?? '',
+    groupNames: input.groups ? input.groups.map((g) => g.name) : group ? [group.name] : [],
+    zoneNames: (input.zones ?? []).map((z) => z.name),
   };
 }
 

@@ -158,6 +158,7 @@ describe('validateTemplate', () => {
     expect(validateTemplate('{{lastname_nocheck}} {{whatevernocheck}} {{custom_field_nocheck[99]}}', {})).toEqual({
       missing: [],
       unknown: [],
+      marks: [],
     });
   });
 
@@ -180,7 +181,7 @@ describe('validateTemplate', () => {
 
   it('passes a full template with every value given', () => {
     const html = PLACEHOLDERS.map((p) => p.code).join(' ');
-    expect(validateTemplate(html, person)).toEqual({ missing: [], unknown: [] });
+    expect(validateTemplate(html, person)).toEqual({ missing: [], unknown: [], marks: [] });
   });
 });
 
@@ -294,6 +295,8 @@ describe('buildContext', () => {
       d: 'ÚT',
       actionName: 'Fair',
       smartLink: 'https://x/preview/s/cid/ABCD',
+      groupNames: ['press'],
+      zoneNames: ['Hall', 'Backstage'],
     });
   });
 
@@ -301,7 +304,7 @@ describe('buildContext', () => {
     const html =
       '{{firstname}} {{zones[3]}} {{custom_field[42]}} {{#each days}}{{name}}{{/each}} {{bc}} {{user_image}}';
     const params = sampleParams(html);
-    expect(validateTemplate(html, params)).toEqual({ missing: [], unknown: [] });
+    expect(validateTemplate(html, params)).toEqual({ missing: [], unknown: [], marks: [] });
     expect(renderTemplate(html, params)).toMatch(/^Jan D Value 42 MondayTuesday <svg/);
   });
 
@@ -342,5 +345,110 @@ describe('page sizes', () => {
     expect(doc).toContain('<div class="accredo-page accredo-page-A6"><p>1</p></div>');
     expect(doc).toContain('<div class="accredo-page accredo-page-A5-L"><p>2</p></div>');
     expect(doc).toContain('<title>Badges &lt;1&gt;</title>');
+  });
+});
+
+describe('group and zone helpers', () => {
+  const press: TemplateParams = { ...person, groupNames: ['Press', 'Crew'], zoneNames: ['Hall', 'Backstage'] };
+  const band = '{{#ifGroup "Crew"}}<div class="band">CREW</div>{{else}}<div>guest</div>{{/ifGroup}}';
+
+  it('shows a block only for a person in a group of that name (any of their groups), else the else part', () => {
+    expect(renderTemplate(band, press)).toBe('<div class="band">CREW</div>');
+    expect(renderTemplate(band, { ...press, groupNames: ['Press'] })).toBe('<div>guest</div>');
+    expect(renderTemplate('{{#ifGroup "Press"}}P{{/ifGroup}}|{{#ifGroup "press"}}p{{/ifGroup}}', press)).toBe('P|');
+    expect(renderTemplate('{{#ifGroup "Crew"}}C{{/ifGroup}}', { ...press, groupNames: [] })).toBe('');
+  });
+
+  it('shows a block only for a person holding a zone of that name, case-sensitive, with else and else-chains', () => {
+    const tpl = '{{#ifZone "Backstage"}}B {{firstname}}{{else ifZone "Hall"}}H{{else}}-{{/ifZone}}';
+    expect(renderTemplate(tpl, press)).toBe('B Anna');
+    expect(renderTemplate(tpl, { ...press, zoneNames: ['Hall'] })).toBe('H');
+    expect(renderTemplate(tpl, { ...press, zoneNames: ['backstage'] })).toBe('-');
+  });
+
+  it('works inside loops (the names are the person’s, not the loop entry’s) and escapes inside', () => {
+    const tpl = '{{#each days}}{{#ifGroup "Crew"}}{{name}}{{/ifGroup}}{{/each}}';
+    expect(renderTemplate(tpl, { ...press, days: [{ id: '1', name: '<b>x</b>', onAccreditation: 'X' }] })).toBe(
+      '&lt;b&gt;x&lt;/b&gt;',
+    );
+  });
+
+  it('falls back to the single group and the zones of older params', () => {
+    expect(renderTemplate('{{#ifGroup "Press"}}P{{/ifGroup}}{{#ifZone "A"}}A{{/ifZone}}', person)).toBe('PA');
+  });
+
+  it('takes group and zone names from buildContext: every group of the person, zone names not their short texts', () => {
+    const params = buildContext({
+      accreditation: { id: 1, customId: 1, bc: 'X', firstname: 'A', lastname: 'B', email: 'a@b.cz' },
+      group: { name: 'Press', displayName: { cs: 'Tisk' } },
+      groups: [{ name: 'Press' }, { name: 'Crew' }],
+      zones: [{ name: 'Backstage', onAccreditation: 'BS' }],
+    });
+    expect(params.groupNames).toEqual(['Press', 'Crew']);
+    expect(params.zoneNames).toEqual(['Backstage']);
+    expect(renderTemplate(`${band}{{#ifZone "Backstage"}}Z{{/ifZone}}{{#ifZone "BS"}}no{{/ifZone}}`, params)).toBe(
+      '<div class="band">CREW</div>Z',
+    );
+  });
+
+  it('is checked: a block with one quoted name, closed; the placeholders inside are checked too', () => {
+    expect(validateTemplate('{{#ifGroup "Crew"}}{{nickname}}{{else}}{{lastname}}{{/ifGroup}}', press)).toMatchObject({
+      missing: [],
+      unknown: ['nickname'],
+    });
+    for (const [tpl, reason] of [
+      ['{{#ifGroup}}x{{/ifGroup}}', /ifGroup takes one name in quotes/],
+      ['{{#ifGroup Crew}}x{{/ifGroup}}', /ifGroup takes one name in quotes/],
+      ['{{#ifZone "A" "B"}}x{{/ifZone}}', /ifZone takes one name in quotes/],
+      ['{{#ifZone "A" x=1}}x{{/ifZone}}', /ifZone takes one name in quotes/],
+      ['{{ifGroup "Crew"}}', /ifGroup is a block/],
+      ['{{firstname (ifZone "A")}}', /ifZone is a block/],
+      ['<p>\n  {{#ifGroup "Crew"}}x', /line 2: a block \(\{\{#ifGroup\}\}\) is not closed with \{\{\/ifGroup\}\}/],
+      ['{{#ifGroup "Crew"}}x{{/ifZone}}', /\{\{#ifGroup\}\} is closed with \{\{\/ifZone\}\}/],
+    ] as const) {
+      expect(() => validateTemplate(tpl, press), tpl).toThrow(reason);
+      expect(() => compileTemplate(tpl), tpl).toThrow(TemplateError);
+    }
+  });
+});
+
+describe('positions', () => {
+  const failure = (tpl: string) => {
+    try {
+      validateTemplate(tpl, person);
+    } catch (error) {
+      return error as TemplateError;
+    }
+    throw new Error('no error');
+  };
+
+  it('gives the line and column of a broken placeholder, as the admin wrote it (indexes normalized away)', () => {
+    expect(failure('<p>\n  {{zones[0]}} {{firstname}')).toMatchObject({ line: 2, column: 27 });
+    expect(failure('{{firstname}')).toMatchObject({ line: 1, column: 12 });
+    const e = failure('<p>\n\n  <b>{{#each days}}{{name}}</b>\n</p>');
+    expect(e).toMatchObject({ line: 3, column: 6 });
+    expect(e.message).toMatch(/^Template error on line 3: a block \(\{\{#each\}\}\) is not closed/);
+  });
+
+  it('gives the line and column of a misused helper, a partial and a mismatched close', () => {
+    expect(failure('ab\n {{custom_field[12]}} {{#ifGroup x}}{{/ifGroup}}')).toMatchObject({ line: 2, column: 26 });
+    expect(failure('x {{> badge}}')).toMatchObject({ line: 1, column: 3 });
+    expect(failure('x\n{{#if a}}{{/each}}').line).toBe(2);
+  });
+
+  it('refuses a pathological shape at the offending placeholder', () => {
+    expect(failure(`a\n{{${'x'.repeat(2_100)}}}`)).toMatchObject({ line: 2, column: 1 });
+  });
+
+  it('marks where each missing and unknown placeholder is first written', () => {
+    const check = validateTemplate('<p>{{firstname}}</p>\n<p>{{zones[0]}} {{zones[7]}} {{nickname}} {{nickname}}</p>', {
+      ...person,
+      firstname: '',
+    });
+    expect(check.marks).toEqual([
+      { name: 'firstname', problem: 'missing', line: 1, column: 6 },
+      { name: 'zones[7]', problem: 'missing', line: 2, column: 19 },
+      { name: 'nickname', problem: 'unknown', line: 2, column: 32 },
+    ]);
   });
 });

@@ -3,7 +3,15 @@ import { type BarcodeType, barcodeSvg } from './barcode.js';
 import { buildContext, type SampleOptions, sampleInput, type TemplateParams } from './context.js';
 import { TemplateError } from './errors.js';
 import { escapeHtml } from './escape.js';
-import { DAY_FIELDS, isNocheck, PLACEHOLDER_NAMES, stripNocheck } from './placeholders.js';
+import {
+  DAY_FIELDS,
+  isMembershipHelper,
+  isNocheck,
+  MEMBERSHIP_HELPERS,
+  type MembershipHelper,
+  PLACEHOLDER_NAMES,
+  stripNocheck,
+} from './placeholders.js';
 
 /*
  * The one template engine of badges and mails: Handlebars in an environment of its own, with only
@@ -20,7 +28,7 @@ import { DAY_FIELDS, isNocheck, PLACEHOLDER_NAMES, stripNocheck } from './placeh
 // ---- parsing ----
 
 interface Loc {
-  start: { line: number };
+  start: { line: number; column: number };
 }
 interface PathNode {
   type: 'PathExpression';
@@ -57,13 +65,39 @@ interface ProgramNode {
 
 const HELPERS = new Set(['if', 'unless', 'each', 'with', 'lookup']);
 
+/** 1-based line and column of the template as the admin wrote it. */
+export interface TemplatePosition {
+  line: number;
+  column: number;
+}
+
+/** The source Handlebars parses, and the way back from its places to the admin's. */
+interface Source {
+  text: string;
+  /** a Handlebars place (1-based line, 0-based column of `text`) as the admin's line and column */
+  at(line: number, column: number): TemplatePosition;
+  /** an offset of `text` as the admin's line and column */
+  fromText(offset: number): TemplatePosition;
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
 /**
  * The spec writes `zones[0]` and `custom_field[12]`; Handlebars wants `zones.[0]`. Inside every
  * mustache (outside string literals) `name[12]` and `name.12` become `name.[12]`; both spellings
- * work. Line numbers stay as the admin wrote them.
+ * work. Line numbers stay as the admin wrote them; the characters inserted are remembered so a
+ * column Handlebars reports is mapped back to the admin's column.
  */
-function normalizeSource(html: string): string {
-  return html.replace(/\{\{(?!!)([\s\S]*?)\}\}/g, (_, inner: string) => {
+function normalizeSource(html: string): Source {
+  /** offsets in the normalized text of the characters inserted, ascending */
+  const inserted: number[] = [];
+  let delta = 0;
+  const text = html.replace(/\{\{(?!!)([\s\S]*?)\}\}/g, (_, inner: string, offset: number) => {
+    const base = offset + delta + 2;
     let out = '';
     let quote: string | null = null;
     let i = 0;
@@ -83,12 +117,14 @@ function normalizeSource(html: string): string {
       }
       const indexed = /^([A-Za-z_$][\w$]*)\[(\d+)\]/.exec(inner.slice(i));
       if (indexed && !/[\w$]/.test(inner[i - 1] ?? '')) {
+        inserted.push(base + out.length + indexed[1].length);
         out += `${indexed[1]}.[${indexed[2]}]`;
         i += indexed[0].length;
         continue;
       }
       const dotted = /^\.(\d+)(?![\w$])/.exec(inner.slice(i));
       if (dotted && /[\w$\]]/.test(inner[i - 1] ?? '')) {
+        inserted.push(base + out.length + 1, base + out.length + 2 + dotted[1].length);
         out += `.[${dotted[1]}]`;
         i += dotted[0].length;
         continue;
@@ -96,8 +132,42 @@ function normalizeSource(html: string): string {
       out += c;
       i++;
     }
+    delta += out.length - inner.length;
     return `{{${out}}}`;
   });
+  let normalStarts: number[] | undefined;
+  const fromText = (offset: number): TemplatePosition => {
+    let before = 0;
+    while (before < inserted.length && inserted[before] < offset) before++;
+    return positionAt(html, Math.min(html.length, Math.max(0, offset - before)));
+  };
+  const at = (line: number, column: number): TemplatePosition => {
+    normalStarts ??= lineStarts(text);
+    return fromText((normalStarts[Math.max(1, Math.min(line, normalStarts.length)) - 1] ?? 0) + Math.max(0, column));
+  };
+  return { text, at, fromText };
+}
+
+/** The 1-based line and column of an offset of a text. */
+function positionAt(text: string, offset: number): TemplatePosition {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
+}
+
+/** Where the innermost block that is never closed opens (for the "not closed" error), if any. */
+function unclosedBlock(text: string): { offset: number; name: string } | null {
+  const open: { offset: number; name: string }[] = [];
+  for (const m of text.matchAll(/\{\{!--[\s\S]*?--\}\}|\{\{![\s\S]*?\}\}|\{\{~?\s*([#^/])~?\s*([^\s}~()]*)/g)) {
+    if (!m[1] || !m[2]) continue;
+    if (m[1] === '/') open.pop();
+    else open.push({ offset: m.index ?? 0, name: m[2] });
+  }
+  return open.at(-1) ?? null;
 }
 
 /** Bounds of a template's shape: past them Handlebars and the walk below take seconds or overflow. */
@@ -115,28 +185,47 @@ function checkShape(html: string) {
   let tags = 0;
   let depth = 0;
   for (const m of html.matchAll(/\{\{\{?~?\s*([#^/]?)(\S?)/g)) {
-    if (++tags > TEMPLATE_MAX_TAGS)
-      throw new TemplateError(`Template error: more than ${TEMPLATE_MAX_TAGS} placeholders`, null);
     const start = m.index ?? 0;
+    const refuse = (message: string) => {
+      const at = positionAt(html, start);
+      return new TemplateError(message, at.line, at.column);
+    };
+    if (++tags > TEMPLATE_MAX_TAGS) throw refuse(`Template error: more than ${TEMPLATE_MAX_TAGS} placeholders`);
     const comment = /^\{\{~?!/.test(html.slice(start, start + 4));
     if (!comment && html.indexOf('}}', start) - start > TEMPLATE_MAX_TAG_LENGTH)
-      throw new TemplateError(`Template error: a placeholder longer than ${TEMPLATE_MAX_TAG_LENGTH} characters`, null);
+      throw refuse(`Template error: a placeholder longer than ${TEMPLATE_MAX_TAG_LENGTH} characters`);
     if (m[1] === '/') depth = Math.max(0, depth - 1);
     else if (m[1] && m[2] && m[2] !== '}' && ++depth > TEMPLATE_MAX_DEPTH)
-      throw new TemplateError(`Template error: blocks nested more than ${TEMPLATE_MAX_DEPTH} deep`, null);
+      throw refuse(`Template error: blocks nested more than ${TEMPLATE_MAX_DEPTH} deep`);
   }
 }
 
-function parse(html: string): ProgramNode {
+interface Parsed {
+  program: ProgramNode;
+  src: Source;
+}
+
+function parse(html: string): Parsed {
   checkShape(html);
+  const src = normalizeSource(html);
   try {
-    return Handlebars.parse(normalizeSource(html)) as unknown as ProgramNode;
+    return { program: Handlebars.parse(src.text) as unknown as ProgramNode, src };
   } catch (error) {
-    throw syntaxError(error);
+    throw syntaxError(error, src);
   }
 }
 
-function syntaxError(error: unknown): TemplateError {
+/** The lexer Handlebars' parser shares: after a parse error it holds the offending token's place. */
+const lexer = (
+  Handlebars as unknown as { Parser?: { lexer?: { yylloc?: { first_line: number; first_column: number } } } }
+).Parser?.lexer;
+
+/**
+ * The engine's words for a Handlebars error, with the line and column in the admin's template:
+ * from the error itself (compile errors), the parser's last token (parse errors) or, for a block
+ * never closed, the place it opens.
+ */
+function syntaxError(error: unknown, src?: Source): TemplateError {
   if (error instanceof TemplateError) return error;
   const raw = String((error as Error)?.message ?? error);
   // Handlebars' parse message: "Parse error on line 3:\n<excerpt>\n----^\nExpecting 'ID', got 'EOF'";
@@ -146,14 +235,25 @@ function syntaxError(error: unknown): TemplateError {
   const near = parts.length > 2 ? parts[1].trim() : '';
   const reason = parts.length > 1 ? parts.slice(2).join(' ') || parts[1] : raw.replace(/ - \d+:\d+$/, '');
   let hint = reason;
+  let where: TemplatePosition | null = null;
+  const thrown = error as { lineNumber?: unknown; column?: unknown };
+  if (src && typeof thrown?.lineNumber === 'number' && typeof thrown.column === 'number')
+    where = src.at(thrown.lineNumber, thrown.column);
+  else if (src && /^Parse error/.test(raw) && lexer?.yylloc)
+    where = src.at(lexer.yylloc.first_line, lexer.yylloc.first_column);
+  const unclosed = src && /got 'EOF'/.test(reason) ? unclosedBlock(src.text) : null;
   const mismatch = /^(\S+) doesn't match (\S+)/.exec(reason);
   if (mismatch) hint = `{{#${mismatch[1]}}} is closed with {{/${mismatch[2]}}}`;
-  else if (/got 'EOF'/.test(reason)) hint = 'a block ({{#…}}) is not closed with {{/…}}';
+  else if (unclosed && src) {
+    where = src.fromText(unclosed.offset);
+    hint = `a block ({{#${unclosed.name}}}) is not closed with {{/${unclosed.name}}}`;
+  } else if (/got 'EOF'/.test(reason)) hint = 'a block ({{#…}}) is not closed with {{/…}}';
   else if (/got 'INVALID'/.test(reason)) hint = 'a placeholder is not written correctly (check its braces)';
   else if (/unknown helper (\S+)/.test(reason)) hint = `there is no helper ${/unknown helper (\S+)/.exec(reason)?.[1]}`;
   else if (/got '/.test(reason)) hint = `unexpected ${/got '([^']+)'/.exec(reason)?.[1]}`;
-  const message = `Template error${line ? ` on line ${line}` : ''}: ${hint}${near ? ` (near "${near}")` : ''}`;
-  return new TemplateError(message.slice(0, 500), line);
+  const at = where?.line ?? line;
+  const message = `Template error${at ? ` on line ${at}` : ''}: ${hint}${near && !unclosed ? ` (near "${near}")` : ''}`;
+  return new TemplateError(message.slice(0, 500), at, where?.column ?? null);
 }
 
 // ---- walking: every placeholder with its place in the scopes ----
@@ -175,6 +275,8 @@ export interface Placeholder {
   /** ends with nocheck: never reported by the check */
   nocheck: boolean;
   line: number | null;
+  /** 1-based column of the placeholder's name (as the admin wrote it) */
+  column: number | null;
 }
 
 function display(path: AbsPath): string {
@@ -187,7 +289,17 @@ function display(path: AbsPath): string {
     .join('');
 }
 
-function walk(program: ProgramNode, visit: (p: Placeholder) => void) {
+function walk({ program, src }: Parsed, visit: (p: Placeholder) => void) {
+  const where = (loc: Loc | undefined) => (loc ? src.at(loc.start.line, loc.start.column) : null);
+  const refuse = (loc: Loc | undefined, reason: string) => {
+    const at = where(loc);
+    return new TemplateError(
+      `Template error${at ? ` on line ${at.line}` : ''}: ${reason}`,
+      at?.line ?? null,
+      at?.column ?? null,
+    );
+  };
+
   const resolve = (node: PathNode, stack: Frame[]): { path: AbsPath | null; nocheck: boolean } => {
     const nocheck = node.parts.some(isNocheck);
     const parts = node.parts.map(stripNocheck);
@@ -208,7 +320,8 @@ function walk(program: ProgramNode, visit: (p: Placeholder) => void) {
     const { path, nocheck } = resolve(node, stack);
     if (!path || path.length + extra.length === 0) return path;
     const full = [...path, ...extra];
-    visit({ name: display(full), path: full, nocheck, line: node.loc?.start.line ?? null });
+    const at = where(node.loc);
+    visit({ name: display(full), path: full, nocheck, line: at?.line ?? null, column: at?.column ?? null });
     return path;
   };
 
@@ -220,7 +333,16 @@ function walk(program: ProgramNode, visit: (p: Placeholder) => void) {
   const call = (node: CallNode, stack: Frame[]) => {
     const path = node.path;
     if (path.type !== 'PathExpression') return;
-    const helper = !path.data && path.depth === 0 && path.parts.length === 1 && HELPERS.has(path.parts[0]);
+    const single = !path.data && path.depth === 0 && path.parts.length === 1 ? path.parts[0] : '';
+    const helper = HELPERS.has(single);
+    if (isMembershipHelper(single)) {
+      const [name, ...more] = node.params;
+      const example = `{{#${single} "${single === 'ifGroup' ? 'Press' : 'Backstage'}"}}…{{/${single}}}`;
+      if (node.type !== 'BlockStatement') throw refuse(path.loc, `${single} is a block: ${example}`);
+      if (name?.type !== 'StringLiteral' || more.length || node.hash?.pairs.length)
+        throw refuse(path.loc, `${single} takes one name in quotes: ${example}`);
+      return;
+    }
     if (helper && path.parts[0] === 'lookup' && node.params[0]?.type === 'PathExpression') {
       const key = node.params[1];
       if (key && (key.type === 'NumberLiteral' || key.type === 'StringLiteral')) {
@@ -231,7 +353,14 @@ function walk(program: ProgramNode, visit: (p: Placeholder) => void) {
       for (const p of node.params) expr(p, stack);
     } else if (node.params.length || node.hash?.pairs.length) {
       // an unknown helper: reported as not found (rendering refuses it)
-      visit({ name: path.original, path: [path.original], nocheck: false, line: path.loc?.start.line ?? null });
+      const at = where(path.loc);
+      visit({
+        name: path.original,
+        path: [path.original],
+        nocheck: false,
+        line: at?.line ?? null,
+        column: at?.column ?? null,
+      });
       for (const p of node.params) expr(p, stack);
     } else if (node.type !== 'BlockStatement') {
       report(path, stack);
@@ -264,7 +393,7 @@ function walk(program: ProgramNode, visit: (p: Placeholder) => void) {
       const of = target();
       inner(node.program, of, true);
       if (node.inverse) statements(node.inverse, stack);
-    } else if (name === 'if' || name === 'unless') {
+    } else if (name === 'if' || name === 'unless' || isMembershipHelper(name)) {
       if (node.program) statements(node.program, stack);
       if (node.inverse) statements(node.inverse, stack);
     } else {
@@ -286,16 +415,10 @@ function walk(program: ProgramNode, visit: (p: Placeholder) => void) {
           break;
         case 'PartialStatement':
         case 'PartialBlockStatement':
-          throw new TemplateError(
-            `Template error on line ${statement.loc?.start.line ?? '?'}: partials ({{> …}}) are not supported`,
-            statement.loc?.start.line ?? null,
-          );
+          throw refuse(statement.loc, 'partials ({{> …}}) are not supported');
         case 'DecoratorBlock':
         case 'Decorator':
-          throw new TemplateError(
-            `Template error on line ${statement.loc?.start.line ?? '?'}: decorators ({{* …}}) are not supported`,
-            statement.loc?.start.line ?? null,
-          );
+          throw refuse(statement.loc, 'decorators ({{* …}}) are not supported');
         default:
           break;
       }
@@ -324,6 +447,13 @@ export interface TemplateCheck {
   missing: string[];
   /** placeholders the engine does not know (not found) */
   unknown: string[];
+  /** where each of them is first written (for the editor's marks); a missing day field has none */
+  marks: TemplateMark[];
+}
+
+export interface TemplateMark extends TemplatePosition {
+  name: string;
+  problem: 'missing' | 'unknown';
 }
 
 const empty = (v: unknown) =>
@@ -336,12 +466,22 @@ const empty = (v: unknown) =>
  * syntax error.
  */
 export function validateTemplate(html: string, params: TemplateParams): TemplateCheck {
-  const missing = new Set<string>();
-  const unknown = new Set<string>();
+  const missingSet = new Set<string>();
+  const unknownSet = new Set<string>();
+  const marks: TemplateMark[] = [];
   const values = params as Record<string, unknown>;
   let usesDays = false;
   for (const p of findPlaceholders(html)) {
     if (p.nocheck) continue;
+    const note = (set: Set<string>, problem: TemplateMark['problem']) => ({
+      add(name: string) {
+        if (set.has(name)) return;
+        set.add(name);
+        if (p.line !== null) marks.push({ name, problem, line: p.line, column: p.column ?? 1 });
+      },
+    });
+    const missing = note(missingSet, 'missing');
+    const unknown = note(unknownSet, 'unknown');
     const [head, ...rest] = p.path;
     if (!PLACEHOLDER_NAMES.has(head)) {
       unknown.add(p.name);
@@ -374,16 +514,30 @@ export function validateTemplate(html: string, params: TemplateParams): Template
   }
   if (usesDays && Array.isArray(values.days)) {
     (values.days as Record<string, unknown>[]).forEach((day, i) => {
-      for (const field of DAY_FIELDS) if (empty(day?.[field])) missing.add(`days[${i}].${field}`);
+      for (const field of DAY_FIELDS) if (empty(day?.[field])) missingSet.add(`days[${i}].${field}`);
     });
   }
-  return { missing: [...missing], unknown: [...unknown] };
+  return { missing: [...missingSet], unknown: [...unknownSet], marks };
 }
 
 // ---- rendering ----
 
 const env = Handlebars.create();
 env.unregisterHelper('log');
+
+/** The names a membership helper looks in: the params' list, or the single group/zones of older callers. */
+function membershipNames(root: TemplateParams, helper: MembershipHelper): string[] {
+  if (helper === 'ifGroup') return root.groupNames ?? (root.group ? [root.group] : []);
+  return root.zoneNames ?? root.zones ?? [];
+}
+
+for (const helper of Object.keys(MEMBERSHIP_HELPERS) as MembershipHelper[]) {
+  env.registerHelper(helper, function (this: unknown, name: unknown, options: Handlebars.HelperOptions) {
+    const root = (options.data?.root ?? {}) as TemplateParams;
+    const names = membershipNames(root, helper);
+    return Array.isArray(names) && names.includes(String(name)) ? options.fn(this) : options.inverse(this);
+  });
+}
 
 /** Strips the nocheck suffixes and makes every mustache an escaping one (see the rule above). */
 function harden(program: ProgramNode) {
@@ -464,19 +618,29 @@ export type CompiledTemplate = (params: TemplateParams) => string;
 
 /** Parses and checks a template once; the result renders any number of people (the print run). */
 export function compileTemplate(html: string, options: RenderOptions = {}): CompiledTemplate {
-  const program = parse(html);
-  walk(program, () => undefined); // refuses partials and decorators
+  const parsed = parse(html);
+  const { program, src } = parsed;
+  walk(parsed, () => undefined); // refuses partials, decorators and misused helpers
   harden(program);
   let compiled: HandlebarsTemplateDelegate;
   try {
     compiled = env.compile(program as unknown as hbs.AST.Program, {
-      knownHelpers: { if: true, unless: true, each: true, with: true, lookup: true, log: false },
+      knownHelpers: {
+        if: true,
+        unless: true,
+        each: true,
+        with: true,
+        lookup: true,
+        log: false,
+        ifGroup: true,
+        ifZone: true,
+      },
       knownHelpersOnly: true,
       preventIndent: true,
       strict: false,
     });
   } catch (error) {
-    throw syntaxError(error);
+    throw syntaxError(error, src);
   }
   return (params) => {
     try {
@@ -485,7 +649,7 @@ export function compileTemplate(html: string, options: RenderOptions = {}): Comp
         allowProtoMethodsByDefault: false,
       });
     } catch (error) {
-      throw syntaxError(error);
+      throw syntaxError(error, src);
     }
   };
 }

@@ -62,3 +62,20 @@ export function stripNocheck(segment: string): string {
 /** The loop over the days the help shows (each day has id, name, onAccreditation). */
 export const DAYS_LOOP_EXAMPLE = '{{#each days}}\n  {{onAccreditation}}\n{{/each}}';
 export const NOCHECK_EXAMPLE = '{{firstname_nocheck}}';
+
+/**
+ * The engine's own block helpers: `{{#ifGroup "Press"}}…{{else}}…{{/ifGroup}}` shows its content
+ * when one of the person's groups has that name, `{{#ifZone "Backstage"}}…{{/ifZone}}` when the
+ * person holds a zone of that name (names as written in the group and zone forms, case-sensitive).
+ * The engine looks in `groupNames` and `zoneNames` of the params (see buildContext). The help and
+ * the editor's completion offer the examples.
+ */
+export const MEMBERSHIP_HELPERS = {
+  ifGroup: { example: '{{#ifGroup "Press"}}\n  \n{{/ifGroup}}', key: 'template.ph.ifGroup' },
+  ifZone: { example: '{{#ifZone "Backstage"}}\n  \n{{else}}\n  \n{{/ifZone}}', key: 'template.ph.ifZone' },
+} as const;
+export type MembershipHelper = keyof typeof MEMBERSHIP_HELPERS;
+
+export function isMembershipHelper(name: string): name is MembershipHelper {
+  return Object.hasOwn(MEMBERSHIP_HELPERS, name);
+}

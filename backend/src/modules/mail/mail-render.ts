@@ -146,11 +146,12 @@ export class MailContexts {
     return new Map(
       rows.map((row) => {
         const action = actionById.get(row.actionId) ?? null;
-        const group = groupLinks
+        const personGroups = groupLinks
           .filter((l) => l.accreditationId === row.id)
           .map((l) => groupById.get(l.groupId))
           .filter((g) => g !== undefined)
-          .sort((a, b) => a.id - b.id)[0];
+          .sort((a, b) => a.id - b.id);
+        const group = personGroups[0];
         const personZones = zoneLinks
           .filter((l) => l.accreditationId === row.id)
           .map((l) => zoneById.get(l.zoneId))
@@ -172,6 +173,7 @@ export class MailContexts {
             },
             action: action ? { name: action.name, days: action.days } : null,
             group: group ? { name: group.name, displayName: group.displayName, htmlData: group.htmlData } : null,
+            groups: personGroups.map((g) => ({ name: g.name })),
             zones: personZones.map((z) => ({ name: z.name, onAccreditation: z.onAccreditation })),
             fields: contextFields,
             // a mail is read elsewhere: the photo needs the full address

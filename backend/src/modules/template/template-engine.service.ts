@@ -17,9 +17,10 @@ import type { AdminAuth } from '../../common/request.js';
 type ValidateInput = z.output<typeof templateValidateSchema>;
 type PreviewInput = z.output<typeof templatePreviewSchema>;
 
-/** A template error of the engine as the API's error: the code, with the engine's reason and line. */
+/** A template error of the engine as the API's error: the code, with the engine's reason, line and column. */
 export function templateFailure(error: unknown): never {
-  if (isTemplateError(error)) throw new AppError('TEMPLATE_SYNTAX_ERROR', { reason: error.message, line: error.line });
+  if (isTemplateError(error))
+    throw new AppError('TEMPLATE_SYNTAX_ERROR', { reason: error.message, line: error.line, column: error.column });
   throw error;
 }
 

@@ -66,7 +66,11 @@ describe('template check and preview (spec §5 Template preview, §7)', () => {
 
   it('checks against a sample person when no params are sent: only the unknown remain', async () => {
     const res = await post('template/validate', { data: '{{firstname}} {{zones[2]}} {{custom_field[5]}} {{bogus}}' });
-    expect(res.body.data).toEqual({ missing: [], unknown: ['bogus'] });
+    expect(res.body.data).toEqual({
+      missing: [],
+      unknown: ['bogus'],
+      marks: [{ name: 'bogus', problem: 'unknown', line: 1, column: 50 }],
+    });
   });
 
   it('answers a syntax error with a clear code, reason and line, never a stack trace', async () => {
@@ -74,8 +78,11 @@ describe('template check and preview (spec §5 Template preview, §7)', () => {
       const res = await post(path, { data: '<p>\n{{#each days}}{{name}}\n</p>' });
       expect([res.status, res.body.error.code]).toEqual([400, 'TEMPLATE_SYNTAX_ERROR']);
       expect(res.body.error.message).toBe('The template contains an error');
-      expect(res.body.error.details.line).toBe(3);
-      expect(res.body.error.details.reason).toMatch(/^Template error on line 3: a block/);
+      // the place the editor marks: the block never closed
+      expect([res.body.error.details.line, res.body.error.details.column]).toEqual([2, 1]);
+      expect(res.body.error.details.reason).toMatch(
+        /^Template error on line 2: a block \(\{\{#each\}\}\) is not closed/,
+      );
       expect(JSON.stringify(res.body)).not.toMatch(/\.js:\d+/);
     }
   });

@@ -44,6 +44,9 @@ export const templateParamsSchema = z.object({
   d: text(5000),
   actionName: text(500),
   smartLink: text(1000),
+  /** the names of the person's groups and zones, for {{#ifGroup "…"}} and {{#ifZone "…"}} */
+  groupNames: z.array(z.string().max(255)).max(500).optional(),
+  zoneNames: z.array(z.string().max(255)).max(500).optional(),
 });
 export type TemplateParamsInput = z.input<typeof templateParamsSchema>;
 
