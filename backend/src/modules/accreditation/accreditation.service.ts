@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
+import { formatBadgeCode, parseBadgeCode } from '@accredo/access';
 import {
   type AccreditationDto,
   type AccreditationFilter,
+  type CheckedAccreditationDto,
   type accreditationSchema,
   checkFieldValue,
   type creditChangeSchema,
@@ -202,11 +204,21 @@ export class AccreditationService {
     return this.toDtos(await this.scoped.find({ where: { id: In(ids) }, order: { id: 'ASC' } }));
   }
 
-  /** GET user/check/{bc}: the accreditation of any action of the subject carrying this code. */
-  async check(bc: string): Promise<AccreditationDto> {
+  /**
+   * GET user/check/{bc}: the accreditation of any action of the subject carrying this code. The
+   * code may be a badge's versioned code `{bc}-{version}` (docs/access-control.md "Badge
+   * versions"): `checked` says which badge was read and whether it is superseded; a version that
+   * was never printed is not found, as at the gate.
+   */
+  async check(code: string): Promise<CheckedAccreditationDto> {
+    const { bc, version } = parseBadgeCode(code.trim());
     const row = /^[A-Z0-9]{1,32}$/i.test(bc) ? await this.scoped.findOne({ bc: bc.toUpperCase() }) : null;
-    if (!row) throw new AppError('BC_NOT_EXIST');
-    return (await this.toDtos([row]))[0];
+    if (!row || version > (row.badgeVersion ?? 0)) throw new AppError('BC_NOT_EXIST');
+    const dto = (await this.toDtos([row]))[0];
+    return {
+      ...dto,
+      checked: { code: formatBadgeCode(row.bc, version), version, superseded: version < (row.badgeVersion ?? 0) },
+    };
   }
 
   // ---- find ----
@@ -386,6 +398,8 @@ export class AccreditationService {
   async assignDays(actionId: number, ids: number[], days: string[]): Promise<number> {
     const action = await this.action(actionId);
     const allowed = new Set(action.days.map((d) => d.id));
+    if (!action.multiDay && days.length)
+      throw AppError.validation([{ path: 'days', key: 'accreditation.daysOnlyMultiDay' }]);
     if (days.some((d) => !allowed.has(d)))
       throw AppError.validation([{ path: 'days', key: 'basics.dateNotInActionRange' }]);
     await this.ds.transaction(async (m) => {
@@ -535,6 +549,8 @@ export class AccreditationService {
    */
   async changeCredit(id: number, change: z.output<typeof creditChangeSchema>, actor: AdminAuth) {
     const row = await this.scoped.get(id);
+    if (!(await this.action(row.actionId)).isCredit)
+      throw AppError.validation([{ path: 'price', key: 'accreditation.creditNotEnabled' }]);
     await this.ds.transaction(async (m) => {
       const repo = m.getRepository(AccreditationEntity);
       const credit = m.connection.driver.escape('credit');
@@ -622,7 +638,8 @@ export class AccreditationService {
     await this.assertOfAction(this.groups, input.groupIds, action.id, 'groupIds');
     await this.assertOfAction(this.zones, input.zones, action.id, 'zones');
     const allowedDays = new Set(action.days.map((d) => d.id));
-    if (action.multiDay && input.days.some((d) => !allowedDays.has(d)))
+    if (!action.multiDay && input.days.length) errors.push({ path: 'days', key: 'accreditation.daysOnlyMultiDay' });
+    else if (input.days.some((d) => !allowedDays.has(d)))
       errors.push({ path: 'days', key: 'basics.dateNotInActionRange' });
 
     const given = new Map(input.customField.map((v) => [v.id, v.value]));
@@ -766,6 +783,9 @@ export class AccreditationService {
         image:
           r.imageId && imageKey.has(r.imageId) ? { id: r.imageId, path: `/api/file/${imageKey.get(r.imageId)}` } : null,
         printCount: r.printCount,
+        badgeVersion: r.badgeVersion ?? 0,
+        badgeCode: formatBadgeCode(r.bc, r.badgeVersion),
+        badgeReplacedAt: r.badgeReplacedAt ? r.badgeReplacedAt.toISOString() : null,
         credit: r.credit,
         isUnlimited: r.isUnlimited,
         source: r.source,

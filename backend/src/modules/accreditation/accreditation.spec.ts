@@ -155,6 +155,25 @@ describe('accreditations (spec §7 Accreditations, §5, §8)', () => {
     ]);
     const otherDay = await post('user', person(53, { days: ['2027-06-01'] }));
     expect(otherDay.body.error.details.fields).toEqual([{ path: 'days', key: 'basics.dateNotInActionRange' }]);
+
+    // a single-day action has no participation days to give, on one person or in bulk
+    const single = (
+      await post('action', { name: { cs: 'Jednodenní' }, dateFrom: '2027-05-10T08:00', dateTo: '2027-05-10T18:00' })
+    ).body.data;
+    const withDays = await post('user', {
+      ...person(54, { days: ['2027-05-10'] }),
+      actionId: single.id,
+      customField: [],
+    });
+    expect(withDays.body.error.details.fields).toEqual([{ path: 'days', key: 'accreditation.daysOnlyMultiDay' }]);
+    const plain = await post('user', { ...person(55), actionId: single.id, customField: [] });
+    expect(plain.status).toBe(201);
+    const bulk = await post('user/assign-days', {
+      actionId: single.id,
+      userId: [plain.body.data.id],
+      days: ['2027-05-10'],
+    });
+    expect(bulk.body.error.details.fields).toEqual([{ path: 'days', key: 'accreditation.daysOnlyMultiDay' }]);
   });
 
   it('edits: keeps the photo unless replaced or cleared, and keeps the rest of the subject out', async () => {

@@ -21,7 +21,7 @@ describe('PUT user-credit/{id}: the balance stays within what its column holds',
     const action = (
       await t.api('POST', '/api/admin/v1/action', {
         token: admin,
-        body: { name: { cs: 'Akce' }, dateFrom: '2030-01-01T00:00', dateTo: '2030-01-02T00:00' },
+        body: { name: { cs: 'Akce' }, dateFrom: '2030-01-01T00:00', dateTo: '2030-01-02T00:00', isCredit: true },
       })
     ).body.data;
     person = (
@@ -32,6 +32,33 @@ describe('PUT user-credit/{id}: the balance stays within what its column holds',
     ).body.data;
   });
   afterAll(() => t.close());
+
+  it('refuses any change of credit on an action without credit, and writes nothing', async () => {
+    const plain = (
+      await t.api('POST', '/api/admin/v1/action', {
+        token: admin,
+        body: { name: { cs: 'Bez kreditu' }, dateFrom: '2030-01-01T00:00', dateTo: '2030-01-02T00:00' },
+      })
+    ).body.data;
+    const bob = (
+      await t.api('POST', '/api/admin/v1/user', {
+        token: admin,
+        body: { actionId: plain.id, firstname: 'Bob', lastname: 'Lee', email: 'bob@example.com' },
+      })
+    ).body.data;
+    for (const type of [1, 3]) {
+      const res = await t.api('PUT', `/api/admin/v1/user-credit/${bob.id}`, {
+        token: admin,
+        body: { price: 10, type },
+      });
+      expect([res.status, res.body.error?.code, res.body.error?.details.fields]).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        [{ path: 'price', key: 'accreditation.creditNotEnabled' }],
+      ]);
+    }
+    expect(await t.ds.getRepository(CreditTransactionEntity).countBy({ accreditationId: bob.id })).toBe(0);
+  });
 
   it('refuses an addition past the largest balance as a field error and changes nothing', async () => {
     expect((await put({ price: 10_000_000, type: 1 })).status).toBe(200);

@@ -111,6 +111,8 @@ describe('event set-up', () => {
     expect(action.checkingAttributes[0].id).toMatch(/\w+/);
     expect((await get(`action/${action.id}`)).body.data.name.de).toBe('Messe');
 
+    const noDays = await put(`action/${action.id}`, { ...body, days: [] });
+    expect(noDays.body.error.details.fields).toEqual([{ path: 'days', key: 'action.multiDayNeedsDays' }]);
     const outside = await put(`action/${action.id}`, { ...body, dateTo: '2027-05-10T18:00' });
     expect(outside.body.error.details.fields).toEqual([{ path: 'days.1.id', key: 'basics.dateNotInActionRange' }]);
     const reversed = await put(`action/${action.id}`, {

@@ -188,6 +188,8 @@ export const actionSchema = z
     if (a.multiDay) {
       if (!a.dateFrom || !a.dateTo)
         ctx.addIssue({ code: 'custom', path: ['multiDay'], message: 'action.multiDayNeedsDates' });
+      else if (a.days.length === 0)
+        ctx.addIssue({ code: 'custom', path: ['days'], message: 'action.multiDayNeedsDays' });
       const range = new Set(daysInRange(a.dateFrom, a.dateTo));
       a.days.forEach((d, i) => {
         if (!range.has(d.id))

@@ -112,6 +112,21 @@ describe('action detail', () => {
     expect(await screen.findByText(t('action.saved'))).toBeInTheDocument();
   });
 
+  it('does not save a multi-day action whose days were all removed, and says why', async () => {
+    const { calls } = mockAdminApi({ ...common, 'GET action/7': actionDto() });
+    const { user } = renderWithSession(actionRoutes, '/action/detail/7');
+    await user.click(await screen.findByRole('tab', { name: t('action.tab.date') }));
+    for (const id of ['2026-05-01', '2026-05-02', '2026-05-03'])
+      await user.click(
+        within(dayGroup(id) as HTMLElement).getByRole('button', {
+          name: `${t('basics.remove')}: ${formatDay(id, i18n.language)}`,
+        }),
+      );
+    await user.click(saveButton());
+    expect(await screen.findByText(t('action.multiDayNeedsDays'))).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
   it('shows the default-value input only while the hidden flag is on, and adds user fields', async () => {
     const action = actionDto({
       customField: [

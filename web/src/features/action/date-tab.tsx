@@ -36,6 +36,8 @@ export function DateTab({ form, languages, fieldError }: ActionTabProps) {
     if (!same) replace(next);
   };
 
+  // the list's own error (no day at all): at `days.root` from the form's schema, at `days` from the server
+  const daysError = fieldError('days.root') ?? fieldError('days');
   const range = daysInRange(dateFrom, dateTo);
   const remaining = range.filter((id) => !days.some((d) => d.id === id));
 
@@ -73,6 +75,11 @@ export function DateTab({ form, languages, fieldError }: ActionTabProps) {
             {range.length > 0 && fields.length === 0 && (
               <Text size="sm" c="dimmed">
                 {t('action.noDays')}
+              </Text>
+            )}
+            {daysError && (
+              <Text size="sm" c="red" role="alert">
+                {daysError}
               </Text>
             )}
             {fields.map((day, index) => {
