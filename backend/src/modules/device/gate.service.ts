@@ -7,6 +7,7 @@ import {
   localDay,
   normalizeCode,
   type Passage,
+  parseBadgeCode,
   reasonMessage,
 } from '@accredo/access';
 import {
@@ -395,11 +396,14 @@ function* scanCore(
   }
 
   let row: Record<string, unknown> | undefined;
-  const codeUsable = isAccreditationCode(input.code);
+  // a badge's code is `{bc}-{version}` once a reprint replaced it: the bc finds the person, the
+  // engine compares the version with the valid one (docs/access-control.md "Badge versions")
+  const bc = parseBadgeCode(input.code).bc;
+  const codeUsable = isAccreditationCode(bc);
   if (codeUsable) {
     const rows = (yield all(
-      `SELECT id, actionId, customId, firstname, lastname, bc, days, fieldValues, credit, isUnlimited, imageId FROM accreditation WHERE bc = ? AND subjectId = ?${lock}`,
-      [input.code, gate.subjectId],
+      `SELECT id, actionId, customId, firstname, lastname, bc, days, fieldValues, credit, isUnlimited, imageId, badgeVersion, badgeReplacedAt FROM accreditation WHERE bc = ? AND subjectId = ?${lock}`,
+      [bc, gate.subjectId],
     )) as Record<string, unknown>[];
     row = rows[0];
   }
@@ -450,6 +454,9 @@ function* scanCore(
       isUnlimited: Boolean(Number(row.isUnlimited)),
       meals: [],
       parking: [],
+      badgeVersion: Number(row.badgeVersion ?? 0),
+      badgeReplacedAt:
+        row.badgeReplacedAt === null || row.badgeReplacedAt === undefined ? null : readDate(row.badgeReplacedAt),
     };
     shown = {
       id,
