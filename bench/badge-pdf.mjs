@@ -6,8 +6,10 @@
 //   node bench/badge-pdf.mjs [--db sqlite|mariadb] [--badges 1000]
 // (build first: npm run build; Chromium at CHROMIUM_PATH, default /usr/bin/chromium).
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { startBench } from './lib.mjs';
+import path from 'node:path';
+import { root, startBench } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { db: { type: 'string', default: 'sqlite' }, badges: { type: 'string', default: '1000' } },
@@ -49,7 +51,42 @@ function chromiumMb() {
   }
 }
 
-const { call, base, token, stop } = await startBench(values.db);
+/**
+ * The floor of the same machine at the same moment: Chromium printing one plain document of as many
+ * A6 pages (a name and a heading per page, no photo, no code) in one page.pdf call, in a browser of
+ * its own. The job's time beside it shows what photos, codes, templates, chunking and the merge add.
+ */
+async function baseline(count) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--headless', '--disable-dev-shm-usage'],
+  });
+  try {
+    const page = await browser.newPage({ javaScriptEnabled: false });
+    const body = Array.from(
+      { length: count },
+      (_, i) => `<div class="p"><h1>First${i} Last${i}</h1><p>Crew · Bench</p></div>`,
+    ).join('');
+    const t0 = performance.now();
+    await page.setContent(
+      `<!DOCTYPE html><html><head><style>@page{size:105mm 148mm;margin:0}body{margin:0;font-family:sans-serif}.p{width:105mm;height:148mm;padding:6mm;box-sizing:border-box;break-after:page}</style></head><body>${body}</body></html>`,
+    );
+    const pdf = await page.pdf({
+      width: '105mm',
+      height: '148mm',
+      margin: { top: '0', right: '0', bottom: '0', left: '0' },
+    });
+    return { seconds: (performance.now() - t0) / 1000, mb: pdf.length / 1024 / 1024 };
+  } finally {
+    await browser.close();
+  }
+}
+
+const { app, call, base, token, stop } = await startBench(values.db);
+const dist = path.resolve(process.env.BENCH_BACKEND_DIST ?? `${root}/backend/dist`);
+const { PdfRenderer } = await import(`${dist}/modules/pdf/pdf-renderer.service.js`);
+const renderer = app.get(PdfRenderer);
 try {
   const action = (await call('POST', '/action', { name: { cs: 'Bench' } })).data;
   const template = (
@@ -86,7 +123,11 @@ try {
     peakNode = Math.max(peakNode, process.memoryUsage().rss / 1024 / 1024);
     peakChromium = Math.max(peakChromium, chromiumMb());
   };
+  const floor = await baseline(BADGES);
   const sampler = setInterval(sample, 200);
+  for (const key of Object.keys(renderer.timings)) renderer.timings[key] = 0;
+  const load0 = os.loadavg()[0];
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const started = await call('POST', '/user/print', { actionId: action.id, all: true, filterData: {}, type: 'pdf' });
   let job = started.data;
@@ -105,8 +146,22 @@ try {
   console.log(
     `${values.db}: ${job.printed} A6 badges (photo + QR) -> one PDF of ${pages} pages, ${(bytes.length / 1024 / 1024).toFixed(1)} MB`,
   );
-  console.log(`  time to the finished file: ${((rendered - t0) / 1000).toFixed(1)} s (target < 30 s)`);
-  console.log(`  peak memory: server process ${peakNode.toFixed(0)} MB, Chromium ${peakChromium.toFixed(0)} MB`);
+  const seconds = (rendered - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  const t = renderer.timings;
+  console.log(
+    `  time to the finished file: ${seconds.toFixed(1)} s (target < 30 s), ${((seconds * 1000) / job.printed).toFixed(1)} ms per badge; load average ${load0.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`,
+  );
+  console.log(
+    `  split (summed over calls; 2 run side by side): templates ${s(t.templateMs)}, HTML ${s(t.htmlMs)}, Chromium load ${s(t.loadMs)}, Chromium page.pdf ${s(t.pdfMs)} in ${t.documents} documents of up to ${Math.ceil(t.badges / Math.max(1, t.documents))}, merge ${s(t.mergeMs)}; server-process CPU ${s((cpu.user + cpu.system) / 1000)}`,
+  );
+  console.log(
+    `  baseline, same machine and run: Chromium prints one plain ${BADGES}-page A6 document (no photo, no code) in ${floor.seconds.toFixed(1)} s (${floor.mb.toFixed(1)} MB)`,
+  );
+  console.log(
+    `  peak memory: server process ${peakNode.toFixed(0)} MB (max RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB), Chromium ${peakChromium.toFixed(0)} MB (all its processes, sampled every 200 ms)`,
+  );
 } finally {
   await stop();
 }

@@ -15,6 +15,7 @@ import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { type PrintError, type PrintRun, PrintService } from '../accreditation/print.service.js';
 import { MailService } from '../mail/mail.service.js';
 import { PdfJobEntity } from './pdf-job.entity.js';
+import { mergePdfFiles } from './pdf-merge.js';
 import { PDF_RENDER_CHUNK, PdfRenderer } from './pdf-renderer.service.js';
 
 type PrintInput = z.output<typeof printSchema>;
@@ -264,7 +265,9 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
       const chunks = await Promise.all(
         offsets.map(async (offset) => {
           const ids = job.ids.slice(offset, offset + this.chunkSize);
+          const started = performance.now();
           const part = await this.prints.render(run, ids);
+          this.renderer.timings.templateMs += performance.now() - started;
           const pdf = part.pages.length ? await this.renderChunk(job.id, part.pages, run) : null;
           return { offset, ids, part, pdf };
         }),
@@ -288,10 +291,16 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
       );
       return;
     }
-    const merged = await PdfRenderer.merge(await Promise.all(parts.map((f) => fsp.readFile(path.join(dir, f)))));
+    // streamed part by part into the file: memory stays that of one part, whatever the job's size
+    const merging = performance.now();
     const file = path.join(dir, 'badges.pdf');
-    await fsp.writeFile(`${file}.part`, merged);
+    await mergePdfFiles(
+      parts.map((f) => path.join(dir, f)),
+      `${file}.part`,
+      { title: run.title },
+    );
     await fsp.rename(`${file}.part`, file);
+    this.renderer.timings.mergeMs += performance.now() - merging;
     await Promise.all(parts.map((f) => fsp.rm(path.join(dir, f), { force: true })));
     await this.jobs.update(
       { id: job.id },

@@ -22,6 +22,22 @@ export interface PdfOptions {
 }
 
 /**
+ * Where a server's PDF time goes, summed over its calls since start (bench/badge-pdf.mjs prints the
+ * split): the documents and badges rendered, building the HTML, Chromium loading it (photos
+ * included) and printing it (`page.pdf`), and, added by the job worker, the templates and the merge.
+ * Calls that overlap (the pool of 2) each count their own time.
+ */
+export interface PdfTimings {
+  documents: number;
+  badges: number;
+  templateMs: number;
+  htmlMs: number;
+  loadMs: number;
+  pdfMs: number;
+  mergeMs: number;
+}
+
+/**
  * Badges to PDF with Debian's Chromium (CHROMIUM_PATH, default /usr/bin/chromium) driven by
  * playwright-core. One browser per server instance, launched on first use and reused (launched again
  * after a crash), a pool of 2 pages. Every page size gets its exact paper (`page.pdf` width and height,
@@ -39,6 +55,7 @@ export class PdfRenderer implements OnApplicationShutdown {
   private idle: Page[] = [];
   private created = 0;
   private waiters: ((page: Page) => void)[] = [];
+  readonly timings: PdfTimings = { documents: 0, badges: 0, templateMs: 0, htmlMs: 0, loadMs: 0, pdfMs: 0, mergeMs: 0 };
 
   constructor(private readonly images: ImageService) {}
 
@@ -62,24 +79,19 @@ export class PdfRenderer implements OnApplicationShutdown {
     return Buffer.from(await merged.save());
   }
 
-  /** Appends PDFs (the parts of a long job) into one. */
-  static async merge(parts: Uint8Array[]): Promise<Buffer> {
-    const merged = await PDFDocument.create();
-    for (const bytes of parts) {
-      const part = await PDFDocument.load(bytes);
-      for (const page of await merged.copyPages(part, part.getPageIndices())) merged.addPage(page);
-    }
-    return Buffer.from(await merged.save());
-  }
-
   private async renderRun(size: keyof typeof PAGE_SIZES_MM, pages: PrintPage[], options: PdfOptions) {
     const { width, height } = PAGE_SIZES_MM[size];
+    const started = performance.now();
     const html = printDocument(pages, options).replace('<head>', `<head>\n<base href="${PDF_ORIGIN}/">`);
+    this.timings.htmlMs += performance.now() - started;
     const page = await this.acquire();
+    const acquired = performance.now();
     let healthy = true;
     try {
       // photos load through the route below; a busy machine gets time (100 badges with photos)
       await page.setContent(html, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
+      const loaded = performance.now();
+      this.timings.loadMs += loaded - acquired;
       const pdf = await page.pdf({
         width: `${width}mm`,
         height: `${height}mm`,
@@ -87,6 +99,9 @@ export class PdfRenderer implements OnApplicationShutdown {
         preferCSSPageSize: false,
         margin: { top: '0', right: '0', bottom: '0', left: '0' },
       });
+      this.timings.pdfMs += performance.now() - loaded;
+      this.timings.documents++;
+      this.timings.badges += pages.length;
       return pdf;
     } catch (err) {
       healthy = false;
