@@ -16,12 +16,13 @@ import {
   hasControlCharacter,
   isAccreditationCode,
 } from '@accredo/domain';
-import { Injectable } from '@nestjs/common';
+import { hash } from 'node:crypto';
+import fs from 'node:fs';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
-import { sha256 } from '../../common/crypto.js';
 import type { DeviceAuth } from '../../common/request.js';
 import { type GateDevice, GateCache } from './gate-cache.service.js';
 import { isSqlite, readDate, readJson, sqlDate } from './sql.js';
@@ -70,9 +71,10 @@ interface ScanInput {
   stationAllowed: boolean | null;
 }
 
+/** `json` is the answer as stored in device_scan.decision: the lean route answers it as it is. */
 type CoreResult =
-  | { kind: 'answer'; answer: ScanAnswer }
-  | { kind: 'replay'; answer: ScanAnswer }
+  | { kind: 'answer'; answer: ScanAnswer; json: string }
+  | { kind: 'replay'; answer: ScanAnswer; json: string }
   | { kind: 'conflict' };
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -90,11 +92,13 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
  * and answers the stored decision.
  */
 @Injectable()
-export class GateService {
+export class GateService implements OnApplicationShutdown {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly queue: { input: ScanInput; resolve: (r: CoreResult) => void; reject: (e: unknown) => void }[] = [];
   private flushing = false;
   private readonly statements = new Map<string, { all(...p: unknown[]): unknown[]; run(...p: unknown[]): RunResult }>();
+  /** SQLite in WAL mode on a file: its log, synced off the event loop after each batch's commit (null: not used). */
+  private wal: WalSync | null | undefined;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -102,6 +106,26 @@ export class GateService {
   ) {}
 
   async scan(auth: DeviceAuth, body: z.output<typeof deviceScanSchema>, lang: Lang) {
+    const result = await this.decideOnline(auth, body);
+    if (result.kind === 'conflict') throw new AppError('NONCE_CONFLICT');
+    return this.present(result.answer, lang, result.kind === 'replay');
+  }
+
+  /**
+   * The lean route's answer as JSON text, `{"data": {…answer, message, replay}}` (what `scan`
+   * answers through Nest): the answer is serialised once, for its device_scan row, and that text is
+   * reused for the wire (a replay reuses the stored text).
+   */
+  async scanEnvelope(auth: DeviceAuth, body: z.output<typeof deviceScanSchema>, lang: Lang): Promise<string> {
+    const result = await this.decideOnline(auth, body);
+    if (result.kind === 'conflict') throw new AppError('NONCE_CONFLICT');
+    const message = reasonMessage(decisionOf(result.answer), lang);
+    const replay = result.kind === 'replay';
+    if (!result.json.endsWith('}')) return JSON.stringify({ data: { ...result.answer, message, replay } });
+    return `{"data":${result.json.slice(0, -1)},"message":${JSON.stringify(message)},"replay":${replay}}}`;
+  }
+
+  private async decideOnline(auth: DeviceAuth, body: z.output<typeof deviceScanSchema>): Promise<CoreResult> {
     const gate = await this.cache.get(auth.deviceId);
     const code = normalizeCode(body.code);
     const input: ScanInput = {
@@ -117,9 +141,7 @@ export class GateService {
       offline: false,
       stationAllowed: null,
     };
-    const result = await this.once(`${auth.deviceId}:${body.nonce}`, () => this.execute(input));
-    if (result.kind === 'conflict') throw new AppError('NONCE_CONFLICT');
-    return this.present(result.answer, lang, result.kind === 'replay');
+    return this.once(`${auth.deviceId}:${body.nonce}`, () => this.execute(input));
   }
 
   /** D20: every offline scan is taken, in scan-time order, decided again with the server's data. */
@@ -166,14 +188,7 @@ export class GateService {
   }
 
   private present(answer: ScanAnswer, lang: Lang, replay: boolean) {
-    const decision: Decision = {
-      allowed: answer.allowed,
-      reason: answer.reason,
-      data: answer.data,
-      info: answer.info,
-      effects: answer.effects,
-    };
-    return { ...answer, message: reasonMessage(decision, lang), replay };
+    return { ...answer, message: reasonMessage(decisionOf(answer), lang), replay };
   }
 
   /** One execution per (device, nonce) at a time in this process: a duplicate waits for the first (D17). */
@@ -198,8 +213,9 @@ export class GateService {
   /**
    * SQLite: scans that arrive together are decided one after another inside ONE transaction
    * (group commit). Each scan is a savepoint of its own, so a scan that fails rolls back only its
-   * writes; every answer goes out after the commit, so nothing is answered that is not on disk.
-   * A commit's fsync (~5 ms) is paid once per batch instead of once per scan.
+   * writes; every answer goes out after the commit AND the sync of the log that holds it, so nothing
+   * is answered that a power cut could take back. The sync is paid once per batch; in WAL mode on a
+   * file it runs off the event loop (`WalSync`), so the next batch is decided while the disk works.
    */
   private executeSqlite(input: ScanInput): Promise<CoreResult> {
     return new Promise((resolve, reject) => {
@@ -216,9 +232,12 @@ export class GateService {
     try {
       // The connection is shared with TypeORM: let an open transaction of another request finish.
       while (db.inTransaction) await new Promise((r) => setImmediate(r));
+      if (this.wal === undefined) this.wal = WalSync.open(db);
       while (this.queue.length) {
         const batch = this.queue.splice(0, BATCH_MAX);
         const outcomes: ({ ok: true; value: CoreResult } | { ok: false; error: unknown })[] = [];
+        // the log is synced below, off the event loop, instead of inside COMMIT (null: COMMIT syncs)
+        const wal = this.wal?.begin() ? this.wal : null;
         try {
           db.transaction(() => {
             for (const item of batch) {
@@ -232,12 +251,20 @@ export class GateService {
         } catch (error) {
           for (const item of batch) item.reject(error);
           continue;
+        } finally {
+          wal?.end();
         }
-        batch.forEach((item, i) => {
-          const o = outcomes[i];
-          if (o.ok) item.resolve(o.value);
-          else item.reject(o.error);
-        });
+        const settle = () =>
+          batch.forEach((item, i) => {
+            const o = outcomes[i];
+            if (o.ok) item.resolve(o.value);
+            else item.reject(o.error);
+          });
+        if (wal)
+          wal.sync(settle, (error) => {
+            for (const item of batch) item.reject(error);
+          });
+        else settle();
       }
     } finally {
       this.flushing = false;
@@ -246,6 +273,11 @@ export class GateService {
         setImmediate(() => void this.flush());
       }
     }
+  }
+
+  onApplicationShutdown(): void {
+    this.wal?.close();
+    this.wal = undefined;
   }
 
   private runSync(db: SqliteDb, input: ScanInput): CoreResult {
@@ -326,17 +358,104 @@ const myExecute = (conn: MysqlConnection, sql: string, params: unknown[]) =>
   new Promise<unknown>((ok, fail) => conn.execute(sql, params, (e, r) => (e ? fail(e) : ok(r))));
 
 interface SqliteDb {
+  name: string;
+  memory: boolean;
   inTransaction: boolean;
   prepare(sql: string): { all(...p: unknown[]): unknown[]; run(...p: unknown[]): RunResult };
+  pragma(sql: string, options?: { simple: boolean }): unknown;
   transaction<T>(fn: () => T): { (): T; immediate(): T };
+}
+
+/**
+ * The durability of a scan batch's commit without blocking the event loop for the disk. In WAL
+ * mode with `synchronous = FULL` (SQLite's default, kept for every other write of the shared
+ * connection) COMMIT appends the batch to the log and then fsyncs the log inside the call: ~1 ms of
+ * an idle disk, much more of a busy one, during which the only thread serves nothing. For the scan
+ * batch the connection commits with `synchronous = NORMAL` (the same log append, no fsync; set only
+ * around that commit, outside any transaction) and the log is then `fdatasync`ed on libuv's thread
+ * pool; the batch's answers go out only when that sync has returned, so an answered scan is on the
+ * disk exactly as with FULL (a checkpoint still syncs the log first, whatever the level). Meanwhile
+ * the next batch is decided (it may read this one's rows; its own answers wait for its own sync,
+ * which covers both). Not used for a memory database or another journal mode (COMMIT syncs).
+ */
+class WalSync {
+  private constructor(
+    private readonly path: string,
+    private fd: number | null,
+    private readonly normal: { run(): unknown },
+    private readonly full: { run(): unknown },
+  ) {}
+
+  static open(db: SqliteDb): WalSync | null {
+    try {
+      if (db.memory || !db.name || db.name === ':memory:') return null;
+      if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
+      // NORMAL or OFF already: COMMIT does not sync, and neither is done here
+      if (Number(db.pragma('synchronous', { simple: true })) < 2) return null;
+      const prepare = (sql: string) => db.prepare(sql) as unknown as { run(): unknown };
+      return new WalSync(
+        `${db.name}-wal`,
+        null,
+        prepare('PRAGMA synchronous = NORMAL'),
+        prepare('PRAGMA synchronous = FULL'),
+      );
+    } catch {
+      return null;
+    }
+  }
+
+  /** Before BEGIN: the log must be open to be synced, else COMMIT syncs as usual (false). */
+  begin(): boolean {
+    try {
+      // a log deleted and made again (only when every connection closed) is a new file
+      if (this.fd !== null && fs.fstatSync(this.fd).nlink === 0) this.close();
+      if (this.fd === null) this.fd = fs.openSync(this.path, 'r+');
+    } catch {
+      this.close();
+      return false;
+    }
+    this.normal.run();
+    return true;
+  }
+
+  /** After COMMIT (or its failure): FULL again for every other write of the connection. */
+  end(): void {
+    this.full.run();
+  }
+
+  /** The log on disk, then `done`; a failed sync fails the batch's answers (a replay answers them later). */
+  sync(done: () => void, failed: (error: unknown) => void): void {
+    const fd = this.fd;
+    if (fd === null) failed(new Error('SQLite log is not open'));
+    else fs.fdatasync(fd, (error) => (error ? failed(error) : done()));
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    this.fd = null;
+  }
 }
 
 /** At most this many scans share one SQLite transaction. */
 const BATCH_MAX = 256;
 
+/** SHA-256 hex of what a replay must repeat (crypto.hash: one call, no Hash object). */
 function requestHash(code: string, direction: string, amount: number | null): string {
-  return sha256(JSON.stringify([code, direction, amount ?? null]));
+  return hash('sha256', JSON.stringify([code, direction, amount ?? null]));
 }
+
+const decisionOf = (answer: ScanAnswer): Decision => ({
+  allowed: answer.allowed,
+  reason: answer.reason,
+  data: answer.data,
+  info: answer.info,
+  effects: answer.effects,
+});
 
 function conflictAnswer(nonce: string, direction: 'entry' | 'exit', at: number, lang: Lang) {
   const decision: Decision = { allowed: false, reason: 'NONCE_CONFLICT', data: {}, info: false, effects: [] };
@@ -392,7 +511,9 @@ function* scanCore(
   ])) as { requestHash: string; decision: unknown }[];
   if (prev.length) {
     if (prev[0].requestHash !== input.requestHash) return { kind: 'conflict' };
-    return { kind: 'replay', answer: readJson<ScanAnswer>(prev[0].decision, null as never) };
+    const stored = prev[0].decision;
+    const answer = readJson<ScanAnswer>(stored, null as never);
+    return { kind: 'replay', answer, json: typeof stored === 'string' ? stored : JSON.stringify(answer) };
   }
 
   let row: Record<string, unknown> | undefined;
@@ -487,7 +608,8 @@ function* scanCore(
   );
 
   const at = new Date(input.at);
-  const day = localDay(input.at, gate.timeZone);
+  // the engine's local day of the moment (every decision from D8 on carries it)
+  const day = typeof decision.data.day === 'string' ? decision.data.day : localDay(input.at, gate.timeZone);
   if (person && gate.template) {
     for (const effect of decision.effects) {
       if (effect.kind === 'passage') {
@@ -559,6 +681,7 @@ function* scanCore(
     offline: input.offline,
     violation,
   };
+  const json = JSON.stringify(answer);
   yield run(
     'INSERT INTO device_scan (subjectId, deviceId, nonce, requestHash, actionId, deviceTemplateId, accreditationId, direction, allowed, reason, decision, offline, violation, scanAt, day, deviceTime, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [
@@ -572,7 +695,7 @@ function* scanCore(
       input.direction === 'entry' ? 1 : 0,
       decision.allowed ? 1 : 0,
       decision.reason,
-      JSON.stringify(answer),
+      json,
       input.offline ? 1 : 0,
       violation ? 1 : 0,
       date(at),
@@ -581,5 +704,5 @@ function* scanCore(
       date(new Date()),
     ],
   );
-  return { kind: 'answer', answer };
+  return { kind: 'answer', answer, json };
 }

@@ -87,9 +87,10 @@ export function createLeanScanHandler(sessions: DeviceSessions, gate: GateServic
       const auth = await sessions.resolve(token);
       const parsed = deviceScanSchema.safeParse(req.body ?? {});
       if (!parsed.success) throw AppError.validation(toFieldErrors(parsed.error));
-      const answer = await gate.scan(auth, parsed.data, languageOf(header as string | undefined));
+      // `{"data": …}` as JSON text: the answer's stored serialisation, sent as it is
+      const answer = await gate.scanEnvelope(auth, parsed.data, languageOf(header as string | undefined));
       reply.header('content-type', 'application/json; charset=utf-8');
-      return { data: answer };
+      return answer;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       reply
