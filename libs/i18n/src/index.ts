@@ -62,6 +62,10 @@ import template_engine_cs from './locales/template-engine/cs.json' with { type: 
 import template_engine_sk from './locales/template-engine/sk.json' with { type: 'json' };
 import template_engine_en from './locales/template-engine/en.json' with { type: 'json' };
 import template_engine_de from './locales/template-engine/de.json' with { type: 'json' };
+import badge_editor_cs from './locales/badge-editor/cs.json' with { type: 'json' };
+import badge_editor_sk from './locales/badge-editor/sk.json' with { type: 'json' };
+import badge_editor_en from './locales/badge-editor/en.json' with { type: 'json' };
+import badge_editor_de from './locales/badge-editor/de.json' with { type: 'json' };
 import mail_cs from './locales/mail/cs.json' with { type: 'json' };
 import mail_sk from './locales/mail/sk.json' with { type: 'json' };
 import mail_en from './locales/mail/en.json' with { type: 'json' };
@@ -101,6 +105,7 @@ const AREAS: Record<Language, object[]> = {
     accreditation_history_cs,
     capture_cs,
     template_engine_cs,
+    badge_editor_cs,
     web_channel_rules_cs,
     web_channel_cs,
     online_cs,
@@ -122,6 +127,7 @@ const AREAS: Record<Language, object[]> = {
     accreditation_history_sk,
     capture_sk,
     template_engine_sk,
+    badge_editor_sk,
     web_channel_rules_sk,
     web_channel_sk,
     online_sk,
@@ -143,6 +149,7 @@ const AREAS: Record<Language, object[]> = {
     accreditation_history_en,
     capture_en,
     template_engine_en,
+    badge_editor_en,
     web_channel_rules_en,
     web_channel_en,
     online_en,
@@ -164,6 +171,7 @@ const AREAS: Record<Language, object[]> = {
     accreditation_history_de,
     capture_de,
     template_engine_de,
+    badge_editor_de,
     web_channel_rules_de,
     web_channel_de,
     online_de,
