@@ -16,7 +16,7 @@ import { isSqlite, readDate, readJson } from './sql.js';
 
 /** The accreditation columns of a snapshot or changes row. */
 const PERSON_COLUMNS =
-  'id, actionId, bc, days, fieldValues, credit, isUnlimited, updatedAt, customId, firstname, lastname, imageId';
+  'id, actionId, bc, days, fieldValues, credit, isUnlimited, updatedAt, customId, firstname, lastname, imageId, badgeVersion, badgeReplacedAt';
 /** At most this many people per page of the snapshot and of the changes. */
 export const PAGE_MAX = 2000;
 /**
@@ -359,6 +359,10 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
         isUnlimited: Boolean(Number(r.isUnlimited)),
         meals: [],
         parking: [],
+        // the valid badge (docs/access-control.md "Badge versions"): an older badge's code is refused offline too
+        badgeVersion: Number(r.badgeVersion ?? 0),
+        badgeReplacedAt:
+          r.badgeReplacedAt === null || r.badgeReplacedAt === undefined ? null : readDate(r.badgeReplacedAt),
         customId: Number(r.customId),
         firstname: String(r.firstname),
         lastname: String(r.lastname),

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseBadgeCode } from '@accredo/access';
 import type { Effect, GateAction, GatePerson, GateTemplate, Passage } from '@accredo/access';
 import Database from 'better-sqlite3';
 import { derive, lookupHash, newSalt, open, seal } from './crypto.js';
@@ -40,6 +41,12 @@ export interface FoundPerson {
   /** the snapshot's balance less the station's own deductions since */
   credit: number;
 }
+
+/**
+ * The code a person's records are kept under: a badge's versioned code `{bc}-{version}` is its
+ * person's bc (docs/access-control.md "Badge versions"); the engine compares the version.
+ */
+const bareCode = (code: string) => parseBadgeCode(code).bc;
 
 const KIND_PASSAGE = 1;
 const KIND_CREDIT = 2;
@@ -214,7 +221,7 @@ export class OfflineStore {
 
   /** The person of a (normalised) code, opened with that code; null when unknown. */
   find(code: string): FoundPerson | null {
-    const { lookup: h, key } = derive(this.#salt, code);
+    const { lookup: h, key } = derive(this.#salt, bareCode(code));
     const row = this.#stmt.find.get(h);
     if (!row) return null;
     const plain = open(key, h, row.data);
@@ -244,13 +251,13 @@ export class OfflineStore {
   /** An online decision's effects, so later offline decisions count them (D2). */
   recordOnline(code: string, nonce: string, effects: Effect[], at: number): void {
     if (!effects.some((e) => e.kind === 'passage' || e.kind === 'credit')) return;
-    const h = lookupHash(this.#salt, code);
+    const h = lookupHash(this.#salt, bareCode(code));
     this.#db.transaction(() => this.#addEffects(h, nonce, effects, at))();
   }
 
   /** An offline scan: queued with its effects in one durable transaction, before the gate opens. */
   recordOffline(scan: QueuedScan, effects: Effect[]): void {
-    const h = lookupHash(this.#salt, scan.code);
+    const h = lookupHash(this.#salt, bareCode(scan.code));
     // FULL: the commit syncs the write-ahead log, so the scan is on disk when this returns
     this.#db.pragma('synchronous = FULL');
     try {
