@@ -5,6 +5,9 @@
 //    (target p99 < 2 ms) and of a whole offline scan with its durable queue write (an fsync).
 // 2. Full sync: --rows accreditations (default 100,000) on a real backend, a paired device, and a
 //    new station's first sync (snapshot pages into the encrypted store): seconds (target < 10 s).
+//    Then the same work one phase at a time on the same data: download (the server's pages as
+//    text), parse, seal (key derivation and AES-GCM, one thread) and insert: µs a person and the
+//    share of each (the sync itself overlaps them: sealing threads, download of the next page).
 //
 //   node bench/station.mjs [--db sqlite|mariadb] [--people 1000000] [--decisions 20000] [--rows 100000]
 //   [--skip offline|sync]
@@ -24,8 +27,9 @@ const { values } = parseArgs({
     skip: { type: 'string', default: '' },
   },
 });
-const { OfflineStore } = await import(`${root}/desktop/dist/core/store/index.js`);
-const { GateClient, FakeClock } = await import(`${root}/desktop/dist/core/sync/index.js`);
+const { OfflineStore, sealPage } = await import(`${root}/desktop/dist/core/store/index.js`);
+const { GateClient, FakeClock, DeviceApi, systemClock } = await import(`${root}/desktop/dist/core/sync/index.js`);
+const nodeCrypto = await import('node:crypto');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-station-bench-'));
 const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -179,14 +183,53 @@ if (values.skip !== 'sync') {
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const status = gate.status();
   store.close();
-  await stop();
   if (status.people !== ROWS) throw new Error(`synced ${status.people} of ${ROWS}: ${status.lastError}`);
+
+  // the phases alone, on the same data
+  const phase = {};
+  const api = new DeviceApi({ server, token, clock: systemClock });
+  phase.download = 0;
+  phase.parse = 0;
+  const pages = [];
+  for (let after = 0; after !== null; ) {
+    let t = performance.now();
+    const text = await api.requestText(`snapshot?after=${after}&limit=2000`, 120_000);
+    phase.download += performance.now() - t;
+    t = performance.now();
+    const page = JSON.parse(text).data;
+    phase.parse += performance.now() - t;
+    pages.push(page);
+    after = page.next;
+  }
+  const phases = OfflineStore.open(path.join(dir, 'phases.db'));
+  let t = performance.now();
+  const sealed = pages.map((p) => sealPage(nodeCrypto, phases.sealKey(), p.people, p.others ?? []));
+  phase.seal = performance.now() - t;
+  phases.beginSnapshot();
+  t = performance.now();
+  for (const page of sealed) phases.putSealedPage(page);
+  phase.insert = performance.now() - t;
+  phases.close();
+  await stop();
+  const n = pages.reduce((sum, p) => sum + p.people.length, 0);
+  const total = Object.values(phase).reduce((a, b) => a + b, 0);
   lines.push('', `${values.db}: ${ROWS} accreditations seeded in ${seeded.toFixed(1)} s`);
   // CPU time of the process (server and station together here): the wall time on a busy machine
   lines.push('| sync | people | seconds | CPU seconds (server + station) |', '|---|---|---|---|');
   lines.push(
     `| full snapshot into the encrypted store | ${status.people} | ${seconds.toFixed(2)} | ${cpuSeconds.toFixed(2)} |`,
   );
+  lines.push(
+    '',
+    `one phase at a time (${n} people, ${os.loadavg()[0].toFixed(1)} load average):`,
+    '| phase | seconds | µs a person | share |',
+    '|---|---|---|---|',
+  );
+  for (const [name, ms] of Object.entries(phase))
+    lines.push(
+      `| ${name} | ${(ms / 1000).toFixed(2)} | ${((ms * 1000) / n).toFixed(1)} | ${((100 * ms) / total).toFixed(0)} % |`,
+    );
+  lines.push(`| all, one after another | ${(total / 1000).toFixed(2)} | ${((total * 1000) / n).toFixed(1)} | |`);
 }
 
 fs.rmSync(dir, { recursive: true, force: true });

@@ -1,38 +1,64 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
+
+const { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } = nodeCrypto;
 
 /**
  * Encryption at rest of the offline store (issue 12, docs/station.md "Offline store"):
- * - HKDF-SHA256 (RFC 5869) of the code with the store's random 32-byte salt gives two independent
- *   values: `lookupHash` (info "lookup"), the record's slot, and `recordKey` (info "record");
+ * - HKDF-SHA512 (RFC 5869). The extract is done once per store: `PRK = HMAC-SHA512(salt, label)`
+ *   with the store's random 32-byte salt (`storeKey`). Each code then costs one expand of one
+ *   block, the code in its info: `OKM = HMAC-SHA512(PRK, "record:" ‖ code ‖ 0x01)`, split into
+ *   the record's slot `lookup = OKM[0..32)` and its key `key = OKM[32..64)`. Knowing the slot
+ *   says nothing of the key (two halves of one SHA-512 output), and both need the code;
  * - a record is sealed with AES-256-GCM under the record key, so only someone holding the code can
  *   open it; the lookup hash is bound as additional data, so a record moved to another slot does
  *   not open either.
- * Three HMACs a code (microseconds): see docs/station.md for why no slow KDF.
+ * One HMAC a code (about 3 µs): see docs/station.md for why no slow KDF.
+ * Version 1 (until 2026-11-25) extracted per code (HMAC-SHA256(salt, code), then two expands);
+ * a store of version 1 is emptied and synced again (store.ts `KDF`).
  */
-const LOOKUP_INFO = Buffer.from('accredo-station-lookup-v1\x01');
-const RECORD_INFO = Buffer.from('accredo-station-record-v1\x01');
+const LABEL = 'accredo-station-kdf-v2';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+const LOOKUP_BYTES = 32;
+/** the stored size of an other-action code's hash */
+export const OTHER_BYTES = 16;
 
 export const newSalt = (): Buffer => randomBytes(32);
 
-/** HKDF-Extract (RFC 5869): the pseudo-random key of a code under the store's salt. */
-const extract = (salt: Buffer, code: string): Buffer => createHmac('sha256', salt).update(code, 'utf8').digest();
-/** HKDF-Expand to one 32-byte block (T(1) = HMAC(PRK, info ‖ 0x01)). */
-const expand = (prk: Buffer, info: Buffer): Buffer => createHmac('sha256', prk).update(info).digest();
+/** HKDF-Extract, once per store: the pseudo-random key all codes are expanded from. */
+export const storeKey = (salt: Buffer): Buffer => createHmac('sha512', salt).update(LABEL, 'utf8').digest();
 
-/** The code's slot and record key: HKDF-SHA256(code, salt) expanded with two different infos. */
-export function derive(salt: Buffer, code: string): { lookup: Buffer; key: Buffer } {
-  const prk = extract(salt, code);
-  return { lookup: expand(prk, LOOKUP_INFO), key: expand(prk, RECORD_INFO) };
+/** The code's slot and record key: one HKDF-Expand block of the store key, the code in its info. */
+export function derive(prk: Buffer, code: string): { lookup: Buffer; key: Buffer } {
+  const okm = createHmac('sha512', prk).update('record:', 'utf8').update(code, 'utf8').update('\x01').digest();
+  return { lookup: okm.subarray(0, LOOKUP_BYTES), key: okm.subarray(LOOKUP_BYTES) };
 }
 
+/** The record's slot of a code under the store's salt (what a thief with the code computes). */
 export function lookupHash(salt: Buffer, code: string): Buffer {
-  return expand(extract(salt, code), LOOKUP_INFO);
+  return derive(storeKey(salt), code).lookup;
 }
 
+/** The record key of a code under the store's salt. */
 export function recordKey(salt: Buffer, code: string): Buffer {
-  return expand(extract(salt, code), RECORD_INFO);
+  return derive(storeKey(salt), code).key;
+}
+
+/**
+ * What the server sends for a code of another action of the subject (device-protocol.service.ts
+ * `otherCodeHash`, the same definition): the first 16 bytes of SHA-256("accredo-other:" ‖ code),
+ * base64url. Only that, never the person.
+ */
+export const serverOtherHash = (code: string): string =>
+  createHash('sha256').update(`accredo-other:${code}`, 'utf8').digest().subarray(0, OTHER_BYTES).toString('base64url');
+
+/** The station's slot of such a hash: keyed with the store key, so it is this store's own. */
+export function otherSlot(prk: Buffer, serverHash: string): Buffer {
+  return createHmac('sha256', prk)
+    .update('other:', 'utf8')
+    .update(serverHash, 'utf8')
+    .digest()
+    .subarray(0, OTHER_BYTES);
 }
 
 /** iv ‖ ciphertext ‖ tag */
@@ -55,4 +81,70 @@ export function open(key: Buffer, aad: Buffer, sealed: Buffer): Buffer | null {
   } catch {
     return null;
   }
+}
+
+/** A page sealed for the store: one buffer, each record's slot, id and sealed data located in it. */
+export interface SealedPage {
+  /** per person: [offset of the slot (32 bytes), offset of the data, length of the data, id] */
+  people: Float64Array;
+  /** per other-action code: [offset of the slot (16 bytes), id] */
+  others: Float64Array;
+  buffer: ArrayBuffer;
+}
+
+/**
+ * Seals a page of people (and keys the other actions' code hashes) with the store key: the one
+ * implementation, run in the sealing threads (seal-pool.ts runs this function's own source there)
+ * and in this thread for small pages. Self-contained on purpose: it uses nothing but its
+ * parameters, so its source runs unchanged in a worker.
+ */
+export function sealPage(
+  c: Pick<typeof nodeCrypto, 'createCipheriv' | 'createHmac' | 'randomBytes'>,
+  prk: Uint8Array,
+  people: { id: number; bc: string }[],
+  others: { id: number; h: string }[],
+): SealedPage {
+  const plains = new Array<Buffer>(people.length);
+  let size = others.length * 16;
+  for (let i = 0; i < people.length; i++) {
+    plains[i] = Buffer.from(JSON.stringify(people[i]), 'utf8');
+    size += 32 + 12 + plains[i].length + 16;
+  }
+  const buffer = new ArrayBuffer(size);
+  const out = Buffer.from(buffer);
+  const ivs = c.randomBytes(12 * people.length);
+  const index = new Float64Array(people.length * 4);
+  const otherIndex = new Float64Array(others.length * 2);
+  let at = 0;
+  for (let i = 0; i < people.length; i++) {
+    const okm = c
+      .createHmac('sha512', prk)
+      .update('record:', 'utf8')
+      .update(people[i].bc, 'utf8')
+      .update('\x01')
+      .digest();
+    const slot = at;
+    okm.copy(out, at, 0, 32);
+    at += 32;
+    const dataAt = at;
+    const iv = ivs.subarray(12 * i, 12 * i + 12);
+    iv.copy(out, at);
+    at += 12;
+    const cipher = c.createCipheriv('aes-256-gcm', okm.subarray(32), iv);
+    cipher.setAAD(okm.subarray(0, 32));
+    at += cipher.update(plains[i]).copy(out, at);
+    at += cipher.final().copy(out, at);
+    at += cipher.getAuthTag().copy(out, at);
+    index[4 * i] = slot;
+    index[4 * i + 1] = dataAt;
+    index[4 * i + 2] = at - dataAt;
+    index[4 * i + 3] = people[i].id;
+  }
+  for (let i = 0; i < others.length; i++) {
+    const h = c.createHmac('sha256', prk).update('other:', 'utf8').update(others[i].h, 'utf8').digest();
+    otherIndex[2 * i] = at;
+    otherIndex[2 * i + 1] = others[i].id;
+    at += h.copy(out, at, 0, 16);
+  }
+  return { people: index, others: otherIndex, buffer };
 }

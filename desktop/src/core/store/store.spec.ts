@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lookupHash, recordKey } from './crypto.js';
+import { lookupHash, recordKey, serverOtherHash } from './crypto.js';
+import { SealPool } from './seal-pool.js';
 import { OfflineStore, type WirePerson } from './store.js';
 
 const person = (id: number, bc: string, extra: Partial<WirePerson> = {}): WirePerson => ({
@@ -142,5 +143,100 @@ describe('offline store: encryption at rest and the durable queue', () => {
     expect(after?.passages).toEqual([{ type: 1, at: 1000 }]);
     expect(after?.credit).toBe(70);
     store.close();
+  });
+
+  it("pages sealed in the sealing threads open like pages sealed here; other actions' codes are only hashes", async () => {
+    const store = OfflineStore.open(file);
+    // large enough for the threads (a small page is sealed in this thread)
+    const people = Array.from({ length: 600 }, (_, i) => person(i + 1, `THREAD${String(i).padStart(10, '0')}`));
+    const others = [{ id: 9001, h: serverOtherHash('ELSEWHERE2345678') }];
+    const page = (list: WirePerson[], other: typeof others, next: number | null) =>
+      JSON.stringify({ data: { template: null, action: null, timeZone: 'UTC', people: list, others: other, next } });
+    const pool = new SealPool(store.sealKey(), 2);
+    try {
+      const text = page(people.slice(0, 300), others, 300);
+      expect(text.length).toBeGreaterThan(64 * 1024);
+      const first = pool.seal(text);
+      const second = pool.seal(page(people.slice(300), [], null));
+      expect(await first.meta).toEqual({ template: null, action: null, timeZone: 'UTC', next: 300 });
+      expect((await second.meta).next).toBeNull();
+      store.beginSnapshot();
+      store.putSealedPage(await first.sealed);
+      store.putSealedPage(await second.sealed);
+      // the same function in this thread, for a small page
+      store.putSnapshotPage([person(700, 'SMALLPAGE2345678')]);
+      store.finishSnapshot(rules, '1', 0);
+      // a broken page is an error of its job, not of the station
+      await expect(pool.seal(`{"data": {"people": 1}}${' '.repeat(70_000)}`).meta).rejects.toThrow(/snapshot page/);
+    } finally {
+      await pool.close();
+    }
+    expect(store.count()).toBe(601);
+    expect(store.find('THREAD0000000000')?.person.firstname).toBe('Květoslava1');
+    expect(store.find('THREAD0000000599')?.person.lastname).toBe('Nováková600');
+    expect(store.find('SMALLPAGE2345678')?.person.id).toBe(700);
+    expect(store.find('ELSEWHERE2345678')).toBeNull();
+    expect(store.isOtherAction('ELSEWHERE2345678')).toBe(true);
+    expect(store.isOtherAction('THREAD0000000000')).toBe(false);
+    expect(store.isOtherAction('NOBODY23456789')).toBe(false);
+    // changes: the other action's person moves here, one of ours moves away
+    store.applyChanges(
+      [person(9001, 'ELSEWHERE2345678')],
+      '2',
+      0,
+      [1],
+      [{ id: 1, h: serverOtherHash('THREAD0000000000') }],
+    );
+    expect(store.find('ELSEWHERE2345678')?.person.id).toBe(9001);
+    expect(store.isOtherAction('ELSEWHERE2345678')).toBe(false);
+    expect(store.find('THREAD0000000000')).toBeNull();
+    expect(store.isOtherAction('THREAD0000000000')).toBe(true);
+    // gone altogether
+    store.applyChanges([], '3', 0, [1]);
+    expect(store.isOtherAction('THREAD0000000000')).toBe(false);
+    store.close();
+    const bytes = Buffer.concat(fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f))));
+    for (const secret of ['Květoslava', 'THREAD0000000000', 'ELSEWHERE2345678', others[0].h])
+      expect(bytes.includes(Buffer.from(secret, 'utf8'))).toBe(false);
+  });
+
+  it('a store of the old key derivation is emptied for a new snapshot; queued scans keep their own passages', () => {
+    // the layout and derivation of version 1: per-code extract, WITHOUT ROWID table keyed by h
+    const old = new Database(file);
+    old.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE person (h BLOB PRIMARY KEY, id INTEGER NOT NULL, data BLOB NOT NULL) WITHOUT ROWID;
+      CREATE TABLE local (seq INTEGER PRIMARY KEY AUTOINCREMENT, h BLOB NOT NULL, nonce TEXT NOT NULL,
+        kind INTEGER NOT NULL, type INTEGER NOT NULL, amount INTEGER NOT NULL, at INTEGER NOT NULL);
+      CREATE TABLE queue (seq INTEGER PRIMARY KEY AUTOINCREMENT, nonce TEXT NOT NULL UNIQUE, code TEXT NOT NULL,
+        direction TEXT NOT NULL, scanTime INTEGER NOT NULL, amount INTEGER, allowed INTEGER NOT NULL, reason TEXT NOT NULL);`);
+    old
+      .prepare("INSERT INTO meta VALUES ('salt', ?), ('cursor', '77'), ('rules', ?)")
+      .run(Buffer.alloc(32, 7).toString('base64'), JSON.stringify(rules));
+    old.prepare('INSERT INTO person VALUES (?, 1, ?)').run(Buffer.alloc(32, 1), Buffer.alloc(40, 2));
+    old
+      .prepare(
+        "INSERT INTO local (h, nonce, kind, type, amount, at) VALUES (?, 'q-1', 1, 1, 0, 500), (?, 'o-1', 1, 1, 0, 400)",
+      )
+      .run(Buffer.alloc(32, 3), Buffer.alloc(32, 4));
+    old
+      .prepare(
+        "INSERT INTO queue (nonce, code, direction, scanTime, amount, allowed, reason) VALUES ('q-1', 'ABCDEFGH23456789', 'entry', 500, NULL, 1, 'OK')",
+      )
+      .run();
+    old.close();
+
+    const store = OfflineStore.open(file);
+    expect(store.count()).toBe(0);
+    expect(store.cursor()).toBeNull(); // the next sync takes a snapshot
+    expect(store.queueLength()).toBe(1);
+    store.beginSnapshot();
+    store.putSnapshotPage([person(1, 'ABCDEFGH23456789', { passages: [] })]);
+    store.finishSnapshot(rules, '78', 0);
+    // the queued scan's passage counts under the new slot; the other (online, acknowledged) went
+    expect(store.find('ABCDEFGH23456789')?.passages).toEqual([{ type: 1, at: 500 }]);
+    store.close();
+    const again = OfflineStore.open(file);
+    expect(again.count()).toBe(1); // opened again: nothing emptied twice
+    again.close();
   });
 });

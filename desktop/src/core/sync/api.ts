@@ -49,6 +49,24 @@ export class DeviceApi {
   }
 
   async request<T>(method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number): Promise<T> {
+    return this.#call(method, path, body, timeoutMs, false) as Promise<T>;
+  }
+
+  /**
+   * A GET whose answer (`{data}`) is parsed elsewhere (a snapshot page, parsed and sealed in a
+   * sealing thread): the body's text; errors as `request`'s.
+   */
+  async requestText(path: string, timeoutMs: number): Promise<string> {
+    return this.#call('GET', path, undefined, timeoutMs, true) as Promise<string>;
+  }
+
+  async #call(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    timeoutMs: number,
+    asText: boolean,
+  ): Promise<unknown> {
     const { clock } = this.options;
     const abort = new AbortController();
     let timedOut = false;
@@ -62,7 +80,8 @@ export class DeviceApi {
       if (this.options.language) headers['accept-language'] = this.options.language;
       if (this.options.appVersion) headers['x-app-version'] = this.options.appVersion;
       let res: Response;
-      let json: { data?: T; error?: { code?: string; message?: string } } | null;
+      let text: string | null = null;
+      let json: { data?: unknown; error?: { code?: string; message?: string } } | null;
       try {
         res = await this.#fetch(this.#base + path, {
           method,
@@ -70,7 +89,10 @@ export class DeviceApi {
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: abort.signal,
         });
-        json = (await res.json().catch(() => null)) as typeof json;
+        if (asText && res.status < 300) {
+          text = await res.text();
+          json = { data: null };
+        } else json = (await res.json().catch(() => null)) as typeof json;
       } catch (err) {
         throw new ServerUnreachable(timedOut ? `no answer in ${timeoutMs} ms` : String((err as Error)?.message ?? err));
       }
@@ -81,7 +103,7 @@ export class DeviceApi {
           json?.error?.code ?? 'UNKNOWN',
           json?.error?.message ?? `HTTP ${res.status}`,
         );
-      return json.data;
+      return asText ? text : json.data;
     } finally {
       clock.clearTimeout(timer);
     }

@@ -8,6 +8,8 @@ import {
   normalizeCode,
   type Passage,
 } from '@accredo/access';
+import type { SealedPage } from '../store/crypto.js';
+import { SealPool } from '../store/seal-pool.js';
 import type { OfflineStore, QueuedScan, RuleData, WirePerson } from '../store/store.js';
 import { DeviceApi, type Fetch, ServerRefused } from './api.js';
 import { type Clock, systemClock } from './clock.js';
@@ -38,6 +40,8 @@ export interface GateClientOptions {
   maxPagesPerRound?: number;
   /** the template and action are checked every this many rounds (a change means a new snapshot) */
   configEvery?: number;
+  /** threads sealing snapshot pages (default: 2, or 1 on a single core; 0 seals in this thread) */
+  sealThreads?: number;
 }
 
 export type { GatePersonShown };
@@ -98,11 +102,14 @@ interface UploadAnswer {
   failed: number;
 }
 
-interface SnapshotPage extends RuleData {
-  people: WirePerson[];
+/** A snapshot page without its people (those are parsed and sealed in a sealing thread). */
+interface SnapshotMeta extends RuleData {
   next: number | null;
   cursor: string | null;
 }
+
+/** A code of another action of the subject: its accreditation id and hash (docs/device-protocol.md). */
+type OtherCode = { id: number; h: string };
 
 const shown = (p: WirePerson, credit: number): GatePersonShown => ({
   id: p.id,
@@ -143,7 +150,8 @@ export class GateClient {
   #timer: unknown = null;
   #running: Promise<void> | null = null;
   #stopped = true;
-  readonly #o: Required<Omit<GateClientOptions, 'fetch' | 'clock' | 'language' | 'appVersion'>>;
+  readonly #o: Required<Omit<GateClientOptions, 'fetch' | 'clock' | 'language' | 'appVersion' | 'sealThreads'>>;
+  readonly #sealThreads: number | undefined;
 
   constructor(options: GateClientOptions) {
     this.clock = options.clock ?? systemClock;
@@ -156,6 +164,7 @@ export class GateClient {
       language: options.language,
       appVersion: options.appVersion,
     });
+    this.#sealThreads = options.sealThreads;
     this.#o = {
       server: options.server,
       token: options.token,
@@ -238,7 +247,8 @@ export class GateClient {
         template: rules?.template ?? null,
         action: rules?.action ?? null,
         person,
-        personOfOtherAction: false,
+        // the snapshot carries the hashes of the subject's other actions' codes (only those)
+        personOfOtherAction: !found && this.store.isOtherAction(code),
         state: { passages },
         offline: true,
       },
@@ -387,37 +397,49 @@ export class GateClient {
     return merged;
   }
 
-  async #snapshot(after: number) {
-    return this.api.request<SnapshotPage>(
-      'GET',
-      `snapshot?after=${after}&limit=${this.#o.pageSize}`,
-      undefined,
-      this.#o.requestTimeoutMs,
-    );
+  #snapshotPage(after: number): Promise<string> {
+    const text = this.api.requestText(`snapshot?after=${after}&limit=${this.#o.pageSize}`, this.#o.requestTimeoutMs);
+    text.catch(() => undefined);
+    return text;
   }
 
-  /** A full snapshot, page by page into a staging table, swapped in when complete. */
+  /**
+   * A full snapshot, page by page into a staging table, swapped in when complete. A pipeline: the
+   * sealing threads parse and seal page n (its `next` comes back first) while page n+1 downloads
+   * and page n-1 is inserted here, one transaction a page (issue 12: 100,000 people < 10 s).
+   */
   async snapshot(): Promise<void> {
     const seq = this.store.localSeq();
-    const first = await this.#snapshot(0);
-    this.store.beginSnapshot();
-    let page: SnapshotPage = first;
-    // bounded: 100,000 pages are 200 million people
-    for (let n = 1; n <= 100_000; n++) {
-      // the next page is asked for before this one is sealed, so the server works meanwhile
-      const next = page.next !== null ? this.#snapshot(page.next) : null;
-      next?.catch(() => undefined);
-      if (next) await new Promise((resolve) => setImmediate(resolve));
-      this.store.putSnapshotPage(page.people);
-      if (!next) break;
-      page = await next;
+    const pool = new SealPool(this.store.sealKey(), this.#sealThreads);
+    try {
+      let text = await this.#snapshotPage(0);
+      let first: SnapshotMeta | null = null;
+      let previous: Promise<SealedPage> | null = null;
+      // bounded: 100,000 pages are 200 million people
+      for (let n = 1; n <= 100_000; n++) {
+        const job = pool.seal(text);
+        const meta = (await job.meta) as unknown as SnapshotMeta;
+        if (!first) {
+          first = meta;
+          this.store.beginSnapshot();
+        }
+        const next = meta.next !== null && meta.next !== undefined ? this.#snapshotPage(meta.next) : null;
+        if (previous) this.store.putSealedPage(await previous);
+        previous = job.sealed;
+        if (!next) break;
+        text = await next;
+      }
+      if (previous) this.store.putSealedPage(await previous);
+      if (!first) return;
+      this.store.finishSnapshot(
+        { template: first.template, action: first.action, timeZone: first.timeZone },
+        // the changes start from here ('' = from the beginning of the server's feed)
+        first.cursor ?? '',
+        seq,
+      );
+    } finally {
+      await pool.close();
     }
-    this.store.finishSnapshot(
-      { template: first.template, action: first.action, timeZone: first.timeZone },
-      // the changes start from here ('' = from the beginning of the server's feed)
-      first.cursor ?? '',
-      seq,
-    );
   }
 
   /** The people changed since the cursor, a bounded number of pages per round. */
@@ -430,6 +452,8 @@ export class GateClient {
         people: WirePerson[];
         /** accreditations gone from the action (deleted or moved) */
         deleted?: number[];
+        /** accreditations of the subject's other actions changed (created, moved there, new code) */
+        others?: OtherCode[];
         cursor: string | null;
         more: boolean;
         /** the cursor is too old for the server's change feed: take a new snapshot */
@@ -440,7 +464,7 @@ export class GateClient {
         await this.snapshot();
         return;
       }
-      this.store.applyChanges(res.people, res.cursor ?? cursor ?? '', seq, res.deleted ?? []);
+      this.store.applyChanges(res.people, res.cursor ?? cursor ?? '', seq, res.deleted ?? [], res.others ?? []);
       if (!res.more) break;
     }
   }
