@@ -156,6 +156,18 @@ export function importFileError(file: File | null): string | null {
   return null;
 }
 
+/** The first bytes of an old binary Excel file (.xls, an OLE2 compound document). */
+const OLE2_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+
+/**
+ * The picker offers .xls as spec §5 says, but only the .xlsx format can be read: a file in the old
+ * binary format (whatever its name) is told to be saved as .xlsx before anything is sent.
+ */
+export async function importFileFormatError(file: File): Promise<string | null> {
+  const head = new Uint8Array(await file.slice(0, OLE2_MAGIC.length).arrayBuffer());
+  return OLE2_MAGIC.every((byte, i) => head[i] === byte) ? 'accreditationImport.saveAsXlsx' : null;
+}
+
 /**
  * POST user/import with XMLHttpRequest, so the upload progress can be shown (0..1 of the bytes sent);
  * the server's work after the upload is not measured and the caller shows it as indeterminate.

@@ -26,6 +26,7 @@ import {
   type ImportPayload,
   type ImportRowError,
   importFileError,
+  importFileFormatError,
   readAsDataUrl,
   saveBlob,
 } from '../../../api/accreditation-files';
@@ -197,16 +198,24 @@ function ImportForm({ actionId, hasExtensions }: { actionId: number; hasExtensio
     },
   });
 
+  /** The file's own error: its name and size, then (read from its first bytes) an old .xls format. */
+  const fileErrorOf = async (chosen: File | null) =>
+    importFileError(chosen) ?? (chosen ? await importFileFormatError(chosen) : null);
+
   const chooseFile = (next: File | null) => {
     setFile(next);
     setOutcome(null);
     setErrors((old) => ({ ...old, dataFile: next ? (importFileError(next) ?? undefined) : undefined }));
+    if (next && !importFileError(next))
+      void importFileFormatError(next).then((error) => {
+        if (error) setErrors((old) => ({ ...old, dataFile: error }));
+      });
   };
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     const next: Errors = {};
-    const fileError = importFileError(file);
+    const fileError = await fileErrorOf(file);
     if (fileError) next.dataFile = fileError;
     if (zones !== '1' && zones !== '2') next.zonesImportType = 'basics.requireField';
     if (hasExtensions && extension !== '1' && extension !== '2') next.extensionImportType = 'basics.requireField';

@@ -94,6 +94,22 @@ describe('accreditation import', () => {
     expect(calls.filter((c) => c.path.startsWith('user/import'))).toHaveLength(0);
   });
 
+  it('says up front that an old .xls must be saved as .xlsx, and sends nothing', async () => {
+    const { calls } = mockAdminApi(api());
+    const sent = mockXhr({ status: 200, body: { data: { imported: 1 } } });
+    const { user } = renderImport();
+    await screen.findByText(t('accreditationImport.fileTitle'));
+    // an old binary Excel file: what its first bytes say, not its name (a renamed .xlsx named .XLS imports)
+    const ole2 = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
+    choose(new File([ole2], 'People.XLS', { type: 'application/vnd.ms-excel' }));
+    expect(await screen.findByText(t('accreditationImport.saveAsXlsx'))).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: t('accreditationImport.zonesManual') }));
+    await user.click(screen.getByRole('button', { name: t('accreditationImport.import') }));
+    expect(await screen.findByText(t('accreditationImport.saveAsXlsx'))).toBeInTheDocument();
+    expect(sent).toHaveLength(0);
+    expect(calls.filter((c) => c.path.startsWith('user/import'))).toHaveLength(0);
+  });
+
   it('requires the zones choice and rejects a file over 10 MB', async () => {
     mockAdminApi(api());
     const sent = mockXhr({ status: 200, body: { data: { imported: 1 } } });
