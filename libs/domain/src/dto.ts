@@ -88,6 +88,10 @@ export interface MailHistoryEntry {
 export interface PrintHistoryEntry {
   date: string;
   adminUser: string | null;
+  /** the badge version this print carried (0: the first badge, the plain bc) */
+  badgeVersion: number;
+  /** the badge version this print retired ("replace the old badge"); null for an ordinary reprint */
+  retiredVersion: number | null;
 }
 
 export interface EntranceHistoryEntry {
@@ -128,11 +132,32 @@ export interface AccreditationDto {
   customField: CustomFieldValue[];
   image: { id: number; path: string } | null;
   printCount: number;
+  /**
+   * The version of the valid badge (0: the first; docs/access-control.md "Badge versions"). The
+   * server always sends the three badge fields; clients built before them read none.
+   */
+  badgeVersion?: number;
+  /** the code the valid badge carries: `bc`, or `{bc}-{badgeVersion}` once a badge was replaced */
+  badgeCode?: string;
+  /** when the valid badge replaced the one before it (ISO), null when never replaced */
+  badgeReplacedAt?: string | null;
   credit: number | null;
   isUnlimited: boolean;
   /** where the person came from: 'admin' (the office) or 'web' (online registration) */
   source: string;
   dateCreate: string;
+}
+
+/** `GET user/check/{bc}`: the accreditation and the badge whose code was read. */
+export interface CheckedAccreditationDto extends AccreditationDto {
+  checked: {
+    /** the code read, as the badge carries it */
+    code: string;
+    /** the badge version the code names */
+    version: number;
+    /** a reprint retired this badge: its code no longer opens gates */
+    superseded: boolean;
+  };
 }
 
 /** A row of the accreditation list (POST user/all, user/filter): the accreditation and its history. */

@@ -67,7 +67,7 @@ export class AccreditationHistoryService {
       ),
       latest(
         'print_log',
-        't.id, t.accreditationId, t.createdAt, u.name AS adminUser',
+        't.id, t.accreditationId, t.createdAt, t.badgeVersion, t.retiredVersion, u.name AS adminUser',
         'LEFT JOIN admin_user u ON u.id = t.adminUserId',
       ),
       latest('entrance', 't.id, t.accreditationId, t.type, t.deviceId, t.createdAt'),
@@ -83,9 +83,13 @@ export class AccreditationHistoryService {
         note: (r.note as string | null) ?? null,
       });
     for (const r of prints)
-      result
-        .get(Number(r.accreditationId))
-        ?.print.push({ date: iso(r.createdAt), adminUser: (r.adminUser as string | null) ?? null });
+      result.get(Number(r.accreditationId))?.print.push({
+        date: iso(r.createdAt),
+        adminUser: (r.adminUser as string | null) ?? null,
+        badgeVersion: Number(r.badgeVersion ?? 0),
+        // a print with "replace the old badge": which badge it retired (when: its date; by whom: adminUser)
+        retiredVersion: r.retiredVersion === null || r.retiredVersion === undefined ? null : Number(r.retiredVersion),
+      });
     for (const r of entrances)
       result.get(Number(r.accreditationId))?.entrance.push({
         date: iso(r.createdAt),

@@ -1,3 +1,4 @@
+import { formatBadgeCode } from '@accredo/access';
 import { type AccreditationDto, effectiveLanguage, type PrintErrorCode, type printSchema } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
 import {
@@ -10,7 +11,7 @@ import {
 } from '@accredo/templates';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { type DataSource, In, type Repository } from 'typeorm';
+import { type DataSource, In, LessThan, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import type { AdminAuth } from '../../common/request.js';
@@ -50,6 +51,11 @@ export interface PrintRun {
   compiled: Map<number, CompiledTemplate | Error>;
   /** the people asked for but not found */
   error: PrintError[];
+  /**
+   * "Replace the old badge" (docs/access-control.md "Badge versions"): each badge is printed with
+   * the person's next version, which `record` makes the valid one.
+   */
+  replace: boolean;
 }
 
 export interface PrintResult {
@@ -91,8 +97,8 @@ export class PrintService {
 
   async print(input: PrintInput, actor: AdminAuth): Promise<PrintResult> {
     const run = await this.prepare(input, actor);
-    const { pages, printed, error } = await this.render(run, run.ids);
-    if (printed.length) await this.record(printed, actor.user.id);
+    const { pages, printed, error, versions } = await this.render(run, run.ids);
+    if (printed.length) await this.record(printed, actor.user.id, { versions, replace: run.replace });
     return {
       data: pages.length ? printDocument(pages, { title: run.title, lang: run.language }) : null,
       fileName: this.fileName(input.actionId, 'html'),
@@ -110,13 +116,13 @@ export class PrintService {
    * the whole filter) and what rendering them needs; the ids not found are listed already.
    */
   async prepare(
-    input: Pick<PrintInput, 'actionId' | 'userId' | 'all' | 'filterData'>,
+    input: Pick<PrintInput, 'actionId' | 'userId' | 'all' | 'filterData'> & { replace?: boolean },
     actor: AdminAuth,
   ): Promise<PrintRun> {
     const ids = await this.accreditations.resolveIds(input.actionId, input.userId, input.all, input.filterData);
     if (!ids.length) throw input.all ? new AppError('NOTHING_TO_PRINT') : AppError.notFound();
     if (ids.length > PRINT_MAX) throw new AppError('TOO_MANY_TO_PRINT', { count: ids.length, max: PRINT_MAX });
-    const run = await this.runFor(input.actionId, ids, actor.user.language);
+    const run = await this.runFor(input.actionId, ids, actor.user.language, input.replace ?? false);
     if (!input.all) {
       const found = new Set(ids);
       for (const id of new Set(input.userId)) if (!found.has(id)) run.error.push({ user: id, error: 'NOT_FOUND' });
@@ -125,24 +131,35 @@ export class PrintService {
   }
 
   /** A print run of known ids (a PDF job picks its run up again by this); in the tenant scope. */
-  async runFor(actionId: number, ids: number[], adminLanguage: string): Promise<PrintRun> {
+  async runFor(actionId: number, ids: number[], adminLanguage: string, replace = false): Promise<PrintRun> {
     const action = await this.actions.findOne({ id: actionId });
     if (!action) throw new AppError('ACTION_DOESNT_EXIST');
     const subject = await this.subjects.findOneByOrFail({ id: currentSubjectId() });
     const language = effectiveLanguage(adminLanguage, subject.multiLanguage);
     const fields = await this.accreditations.actionFields(action);
     const title = translate(language, 'templateEngine.printWindowTitle');
-    return { ids, action, subject, language, fields, title, compiled: new Map(), error: [] };
+    return { ids, action, subject, language, fields, title, compiled: new Map(), error: [], replace };
   }
 
-  /** Renders the badges of some ids of a run, 200 people at a time, with the reasons of those left out. */
-  async render(run: PrintRun, ids: number[]): Promise<{ pages: PrintPage[]; printed: number[]; error: PrintError[] }> {
+  /**
+   * Renders the badges of some ids of a run, 200 people at a time, with the reasons of those left
+   * out; `versions` is the badge version each printed badge carries (the next one when replacing).
+   */
+  async render(
+    run: PrintRun,
+    ids: number[],
+  ): Promise<{ pages: PrintPage[]; printed: number[]; error: PrintError[]; versions: Map<number, number> }> {
     const { action, subject, language, fields, compiled } = run;
     const error: PrintError[] = [];
     const pages: PrintPage[] = [];
     const printed: number[] = [];
+    const versions = new Map<number, number>();
     for (let i = 0; i < ids.length; i += CHUNK) {
-      const people = await this.accreditations.byIds(ids.slice(i, i + CHUNK));
+      // the code each badge carries: the valid version's, or the next one's when replacing
+      const people = (await this.accreditations.byIds(ids.slice(i, i + CHUNK))).map((p) => ({
+        ...p,
+        badgeCode: formatBadgeCode(p.bc, this.versionOf(p, run)),
+      }));
       const [groups, zones] = await Promise.all([
         this.byId(
           this.groups,
@@ -180,13 +197,19 @@ export class PrintService {
             pageSize: template.pageSize,
           });
           printed.push(person.id);
+          versions.set(person.id, this.versionOf(person, run));
         } catch (err) {
           if (!isTemplateError(err)) throw err;
           error.push({ user: person.id, error: 'TEMPLATE_SYNTAX_ERROR', name });
         }
       }
     }
-    return { pages, printed, error };
+    return { pages, printed, error, versions };
+  }
+
+  /** The badge version a print of this run gives the person: the valid one, or the next when replacing. */
+  private versionOf(person: AccreditationDto, run: Pick<PrintRun, 'replace'>): number {
+    return (person.badgeVersion ?? 0) + (run.replace ? 1 : 0);
   }
 
   private context(
@@ -199,8 +222,10 @@ export class PrintService {
     subject: SubjectEntity,
     language: string,
   ) {
+    // {{bc}} (QR or Code 128) and the smart link carry the badge's code, `{bc}-{version}` once replaced
+    const code = person.badgeCode ?? person.bc;
     return buildContext({
-      accreditation: person,
+      accreditation: { ...person, bc: code },
       action,
       group,
       // every group of the person, for {{#ifGroup}}
@@ -208,7 +233,7 @@ export class PrintService {
       zones: [...person.zoneIds].sort((a, b) => a - b).flatMap((id) => zones.get(id) ?? []),
       fields,
       imageUrl: person.image?.path ?? null,
-      smartLink: `${this.config.publicUrl}/preview/${encodeURIComponent(subject.key)}/cid/${encodeURIComponent(person.bc)}`,
+      smartLink: `${this.config.publicUrl}/preview/${encodeURIComponent(subject.key)}/cid/${encodeURIComponent(code)}`,
       language,
     });
   }
@@ -237,23 +262,61 @@ export class PrintService {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
-  /** One print entry per badge and the counts, in one transaction. */
-  async record(ids: number[], adminUserId: number | null) {
+  /**
+   * One print entry per badge and the counts, in one transaction. With `replace` (the badges were
+   * rendered with each person's next version, see `render`) the printed version becomes the valid
+   * one in the same transaction, and the entry records the version it retired: the old badge's
+   * code is refused at every gate from the commit on (BADGE_SUPERSEDED). `updatedAt` moves with it,
+   * so the change feed (migration 1764000400000 watches it) brings the new version to the stations.
+   * Two replacing prints of one person at the same moment both print, and make valid, the same
+   * next version (the update only raises it).
+   */
+  async record(
+    ids: number[],
+    adminUserId: number | null,
+    badges: { versions?: Map<number, number>; replace?: boolean } = {},
+  ) {
     const subjectId = currentSubjectId();
     const now = new Date();
+    const versions = badges.versions ?? new Map<number, number>();
+    const replace = badges.replace ?? false;
     await this.ds.transaction(async (m) => {
+      const accreditations = m.getRepository(AccreditationEntity);
       for (let i = 0; i < ids.length; i += 500) {
         const chunk = ids.slice(i, i + 500);
-        await m
-          .getRepository(AccreditationEntity)
+        await accreditations
           .createQueryBuilder()
           .update()
           .set({ printCount: () => `${m.connection.driver.escape('printCount')} + 1` })
           .where({ id: In(chunk), subjectId })
           .execute();
-        await m
-          .getRepository(PrintLogEntity)
-          .insert(chunk.map((accreditationId) => ({ subjectId, accreditationId, adminUserId, createdAt: now })));
+        if (replace) {
+          const byVersion = new Map<number, number[]>();
+          for (const id of chunk) {
+            const v = versions.get(id) ?? 1;
+            byVersion.set(v, [...(byVersion.get(v) ?? []), id]);
+          }
+          for (const [version, people] of byVersion)
+            await accreditations
+              .createQueryBuilder()
+              .update()
+              .set({ badgeVersion: version, badgeReplacedAt: now, updatedAt: now })
+              .where({ id: In(people), subjectId, badgeVersion: LessThan(version) })
+              .execute();
+        }
+        await m.getRepository(PrintLogEntity).insert(
+          chunk.map((accreditationId) => {
+            const badgeVersion = versions.get(accreditationId) ?? 0;
+            return {
+              subjectId,
+              accreditationId,
+              adminUserId,
+              badgeVersion,
+              retiredVersion: replace ? badgeVersion - 1 : null,
+              createdAt: now,
+            };
+          }),
+        );
       }
     });
   }

@@ -109,6 +109,7 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
           language: actor.user.language,
           state: 'waiting',
           ids: run.ids,
+          replace: run.replace,
           done: 0,
           printed: 0,
           errors: run.error,
@@ -123,11 +124,11 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
       this.kick();
       return { kind: 'job', job: toJobDto(job) };
     }
-    const { pages, printed, error } = await this.prints.render(run, run.ids);
+    const { pages, printed, error, versions } = await this.prints.render(run, run.ids);
     const errors = [...run.error, ...error];
     if (!pages.length) return { kind: 'empty', fileName, error: errors };
     const file = await this.renderer.render(pages, { title: run.title, lang: run.language });
-    await this.prints.record(printed, actor.user.id);
+    await this.prints.record(printed, actor.user.id, { versions, replace: run.replace });
     return { kind: 'file', file, fileName, error: errors, printed: printed.length };
   }
 
@@ -165,21 +166,23 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
    * attachment); `file` is null, with the reason, when they have none (no group with a template, a
    * broken template).
    */
-  async personBadge(accreditationId: number): Promise<{ file: Buffer | null; fileName: string; error: PrintError[] }> {
+  async personBadge(
+    accreditationId: number,
+  ): Promise<{ file: Buffer | null; fileName: string; error: PrintError[]; versions: Map<number, number> }> {
     const person = await this.accreditations.findOneBy({ id: accreditationId, subjectId: currentSubjectId() });
     if (!person) throw AppError.notFound();
     // the subject's default language: neither a queued mail nor a device carries an admin's
     const run = await this.prints.runFor(person.actionId, [person.id], 'cs');
-    const { pages, error } = await this.prints.render(run, run.ids);
+    const { pages, error, versions } = await this.prints.render(run, run.ids);
     const file = pages.length ? await this.renderer.render(pages, { title: run.title, lang: run.language }) : null;
-    return { file, fileName: `badge-${person.bc}.pdf`, error };
+    return { file, fileName: `badge-${person.bc}.pdf`, error, versions };
   }
 
   /** GET api/device/v1/badge/{id}: a station prints the person's badge at the gate desk; logged as a print. */
   async deviceBadge(accreditationId: number): Promise<{ file: Buffer; fileName: string }> {
     const badge = await this.personBadge(accreditationId);
     if (!badge.file) throw new AppError('NOTHING_TO_PRINT', { reason: badge.error[0]?.error ?? null });
-    await this.prints.record([accreditationId], null);
+    await this.prints.record([accreditationId], null, { versions: badge.versions });
     return { file: badge.file, fileName: badge.fileName };
   }
 
@@ -252,7 +255,7 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
     const folder = path.join('pdf-jobs', String(job.id));
     const dir = path.join(this.config.dataDir, folder);
     await fsp.mkdir(dir, { recursive: true });
-    const run = await this.prints.runFor(job.actionId, job.ids, job.language);
+    const run = await this.prints.runFor(job.actionId, job.ids, job.language, job.replace);
     let { done, printed } = job;
     const errors = [...job.errors];
     while (done < job.ids.length) {
@@ -275,7 +278,7 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
       for (const { offset, ids, part, pdf } of chunks) {
         if (pdf) {
           await fsp.writeFile(path.join(dir, `part-${String(offset).padStart(6, '0')}.pdf`), pdf);
-          await this.prints.record(part.printed, job.adminUserId);
+          await this.prints.record(part.printed, job.adminUserId, { versions: part.versions, replace: run.replace });
         }
         done += ids.length;
         printed += part.printed.length;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bulkBase, notEmptySelection } from './accreditation.js';
+import { booleanSchema } from './common.js';
 import { PAGE_SIZES_PRINT } from './setup.js';
 
 /**
@@ -83,9 +84,17 @@ export const templatePreviewSchema = z.object({
 
 export const PRINT_TYPES = ['html', 'pdf'] as const;
 
-/** POST user/print: the chosen people, or with `all` everyone of the filter (spec §7); html for now. */
+/**
+ * POST user/print: the chosen people, or with `all` everyone of the filter (spec §7), as html or
+ * pdf. `replace: true` (issue 13, "replace the old badge") gives each printed person a new badge
+ * version, so the old badge's code stops opening gates; missing or false is an ordinary reprint.
+ */
 export const printSchema = z
-  .object({ ...bulkBase, type: z.enum(PRINT_TYPES, { error: 'basics.invalidValue' }).default('html') })
+  .object({
+    ...bulkBase,
+    type: z.enum(PRINT_TYPES, { error: 'basics.invalidValue' }).default('html'),
+    replace: booleanSchema(false),
+  })
   .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
 
 /** The per-person reasons a badge is not printed (the error list of user/print). */
