@@ -90,6 +90,23 @@ describe('FormShell', () => {
     expect(onSave).not.toHaveBeenCalled();
   });
 
+  it('on an untouched create form, Ctrl+S checks the fields and shows what is missing', async () => {
+    const onSave = vi.fn(async (_values: Values) => undefined);
+    function CreateForm() {
+      const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { name: '' } });
+      const fieldError = useFieldError(form.formState.errors);
+      return (
+        <FormShell form={form} onSave={onSave}>
+          <TextInput label="Name" {...form.register('name')} error={fieldError('name')} />
+        </FormShell>
+      );
+    }
+    const { user } = renderRoutes([{ path: '/things/create', element: <CreateForm /> }], ['/things/create']);
+    await user.keyboard('{Control>}s{/Control}');
+    expect(await screen.findByText(t('basics.requireField'))).toBeInTheDocument();
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
   it('shows the working label while saving', async () => {
     let finish: () => void = () => {};
     const onSave = vi.fn(() => new Promise<undefined>((resolve) => (finish = () => resolve(undefined))));

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../api/client';
 import { notifyError } from '../../app/notify';
 import { applyFieldErrors } from './api-errors';
@@ -28,6 +28,8 @@ export interface FormShellProps<TValues extends FieldValues, TOut> {
   readOnly?: boolean;
   /** false when the page wraps its own field areas in FormFields (tabbed forms, so tabs still switch) */
   wrapFields?: boolean;
+  /** a form that creates a record (by default: the route ends in `/create`, as every create route of spec §2) */
+  create?: boolean;
   children: ReactNode;
 }
 
@@ -43,9 +45,12 @@ export function FormShell<TValues extends FieldValues, TOut>({
   saveErrorKey = 'basics.saveError',
   readOnly = false,
   wrapFields = true,
+  create,
   children,
 }: FormShellProps<TValues, TOut>) {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const creating = create ?? pathname.endsWith('/create');
   const { isDirty, isSubmitting } = form.formState;
   const guard = useUnsavedChangesGuard(isDirty && !readOnly);
 
@@ -67,8 +72,9 @@ export function FormShell<TValues extends FieldValues, TOut>({
     }
   });
 
+  // Ctrl/Cmd+S saves what changed; on an untouched create form it checks the fields and shows what is missing.
   useSaveShortcut(() => {
-    if (!readOnly && form.formState.isDirty && !form.formState.isSubmitting) void submit();
+    if (!readOnly && (form.formState.isDirty || creating) && !form.formState.isSubmitting) void submit();
   });
   const dirty = isDirty && !readOnly;
 
