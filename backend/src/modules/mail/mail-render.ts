@@ -1,3 +1,4 @@
+import { formatBadgeCode } from '@accredo/access';
 import {
   buildContext,
   type CompiledTemplate,
@@ -164,7 +165,8 @@ export class MailContexts {
             accreditation: {
               id: row.id,
               customId: row.customId,
-              bc: row.bc,
+              // the valid badge's code (docs/access-control.md "Badge versions")
+              bc: formatBadgeCode(row.bc, row.badgeVersion),
               firstname: row.firstname,
               lastname: row.lastname,
               email: row.email,
