@@ -67,6 +67,8 @@ import { SessionService } from './modules/session/session.service.js';
 import { TokenService } from './modules/session/token.service.js';
 import { SubjectController } from './modules/subject/subject.controller.js';
 import { SubjectService } from './modules/subject/subject.service.js';
+import { ActionExtensionController } from './modules/action-extension/action-extension.controller.js';
+import { ActionExtensionService } from './modules/action-extension/action-extension.service.js';
 
 @Global()
 @Module({})
@@ -105,6 +107,7 @@ export const CONTROLLERS = [
   DeviceProtocolController,
   SimulateController,
   LiveController,
+  ActionExtensionController,
 ];
 
 @Module({})
@@ -166,6 +169,7 @@ export class AppModule {
         ReportService,
         SimulateService,
         LiveService,
+        ActionExtensionService,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: TenantInterceptor },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EXTENSION_MEAL, EXTENSION_PARKING, EXTENSION_TYPES, type ExtensionType } from './constants.js';
 import { booleanSchema, id, REQUIRED } from './schemas/common.js';
 import { pagingSchema } from './schemas/paging.js';
-import { calendarDate, type MultiText, requiredMultiText } from './schemas/setup.js';
+import { calendarDate, isCalendarDate, type MultiText, requiredMultiText } from './schemas/setup.js';
 
 /**
  * Action extensions (spec §3 Meal extension item, Parking extension; §4 Extension per action;
@@ -207,15 +207,18 @@ type Issue = { path: (string | number)[]; message: string };
 export function mealItemIssues(items: MealItem[], action: ExtensionActionDates | null): Issue[] {
   const issues: Issue[] = [];
   let overlap = false;
+  // a rule that compares is checked only on values that passed their own field's rule
+  const timed = (item: MealItem) =>
+    isCalendarDate(item.date) && TIME.test(item.timeFrom) && TIME.test(item.timeTo) && item.timeFrom <= item.timeTo;
   items.forEach((item, i) => {
-    if (action && !isActionDate(item.date, action))
+    if (action && isCalendarDate(item.date) && !isActionDate(item.date, action))
       issues.push({ path: ['items', i, 'date'], message: EXTENSION_MESSAGES.dateNotInAction });
-    if (item.timeFrom > item.timeTo)
+    if (TIME.test(item.timeFrom) && TIME.test(item.timeTo) && item.timeFrom > item.timeTo)
       issues.push({ path: ['items', i, 'timeTo'], message: EXTENSION_MESSAGES.slotNotValid });
   });
   for (let i = 0; i < items.length; i++) {
     for (let j = i + 1; j < items.length; j++) {
-      if (items[i].timeFrom > items[i].timeTo || items[j].timeFrom > items[j].timeTo) continue;
+      if (!timed(items[i]) || !timed(items[j])) continue;
       if (slotsOverlap(items[i], items[j])) {
         overlap = true;
         issues.push({ path: ['items', i, 'timeFrom'], message: EXTENSION_MESSAGES.slotsOverlap });
@@ -230,7 +233,7 @@ export function mealItemIssues(items: MealItem[], action: ExtensionActionDates |
 export function parkingAreaIssues(items: ParkingArea[], action: ExtensionActionDates | null): Issue[] {
   const issues: Issue[] = [];
   items.forEach((item, i) => {
-    if (action && item.date && !isActionDate(item.date, action))
+    if (action && item.date && isCalendarDate(item.date) && !isActionDate(item.date, action))
       issues.push({ path: ['items', i, 'date'], message: EXTENSION_MESSAGES.dateNotInAction });
   });
   return issues;

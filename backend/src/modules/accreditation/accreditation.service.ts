@@ -15,6 +15,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager, In, type Repository, type SelectQueryBuilder } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { applyGroupDefaults } from '../action-extension/extension-core.js';
 import { randomCode } from '../../common/crypto.js';
 import { assertOwned } from '../../common/crud.js';
 import type { AdminAuth } from '../../common/request.js';
@@ -155,6 +156,10 @@ export class AccreditationService {
           const saved = await repo.save(row);
           await this.writeLinks(m, saved, prepared, true);
           if (options.inTransaction) await options.inTransaction(m, saved);
+          // the meal and parking defaults of the person's groups (issue 14), left out where full
+          await applyGroupDefaults(this.ds, m, saved.subjectId, [
+            { accreditationId: saved.id, actionId: action.id, groupIds: prepared.groupIds },
+          ]);
           if (mariadb) {
             // customId is the order in the action: numbered last, under a lock on the action's
             // row, so concurrent creates hold that lock only for these three statements and the
@@ -181,10 +186,16 @@ export class AccreditationService {
     const prepared = await this.prepare(action, input, row);
     await this.ds
       .transaction(async (m) => {
+        const before = await m.getRepository(AccreditationGroupEntity).find({ where: { accreditationId: row.id } });
         Object.assign(row, prepared.row, { updatedAt: new Date() });
         row.search = searchText(row);
         await m.getRepository(AccreditationEntity).save(row);
         await this.writeLinks(m, row, prepared);
+        // groups joined by this edit give their meal and parking defaults (issue 14)
+        const joined = prepared.groupIds.filter((g) => !before.some((b) => b.groupId === g));
+        await applyGroupDefaults(this.ds, m, row.subjectId, [
+          { accreditationId: row.id, actionId: row.actionId, groupIds: joined },
+        ]);
       })
       .catch((err) => {
         throw isEmailConflict(err) ? emailExists() : err;
@@ -386,6 +397,13 @@ export class AccreditationService {
   async assignGroups(actionId: number, ids: number[], groupIds: number[]): Promise<number> {
     await this.assertOfAction(this.groups, groupIds, actionId, 'groupsId');
     await this.replaceLinks(ids, AccreditationGroupEntity, 'groupId', groupIds);
+    // the meal and parking defaults of the groups (issue 14), left out where full
+    await applyGroupDefaults(
+      this.ds,
+      null,
+      currentSubjectId(),
+      ids.map((accreditationId) => ({ accreditationId, actionId, groupIds })),
+    );
     return ids.length;
   }
 
