@@ -6,8 +6,14 @@ export function notifySuccess(key: string, params?: Record<string, unknown>): vo
   notifications.show({ color: 'teal', message: i18n.t(key, params) });
 }
 
-export function notifyError(key: string, params?: Record<string, unknown>): void {
-  notifications.show({ color: 'red', message: i18n.t(key, params) });
+/** `id`: one toast of that kind at a time — a new one replaces it, and `dismissNotification(id)` takes it away. */
+export function notifyError(key: string, params?: Record<string, unknown>, id?: string): void {
+  if (id) notifications.hide(id);
+  notifications.show({ id, color: 'red', message: i18n.t(key, params) });
+}
+
+export function dismissNotification(id: string): void {
+  notifications.hide(id);
 }
 
 /**

@@ -1,19 +1,22 @@
 import { type LoginInput, loginSchema } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { notifyError } from '../../app/notify';
+import { dismissNotification, notifyError } from '../../app/notify';
 import { PublicCard } from '../../app/layouts/public-layout';
 import { applyFieldErrors, useFieldError } from '../../components/form';
 import { WorkingButton } from '../../components/working-button';
 
 /**
  * The e-mail and password form of a login (the admins' and the provider operators', spec §2):
- * Enter submits, a failure is said above the fields and as a toast, field errors on the fields.
+ * Enter submits; a failure is said once, as a toast (spec §8) that the next attempt, a success or
+ * leaving the page takes away; field errors on the fields.
  */
+const LOGIN_FAILURE = 'login-failure';
+
 export function LoginForm<S>({
   title,
   login,
@@ -30,23 +33,24 @@ export function LoginForm<S>({
   aside?: (email: string) => ReactNode;
 }) {
   const { t } = useTranslation();
-  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => () => dismissNotification(LOGIN_FAILURE), []);
   const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { login: '', password: '' } });
   const fieldError = useFieldError(form.formState.errors);
   const email = useWatch({ control: form.control, name: 'login' });
   const mutation = useMutation({
     mutationFn: login,
-    onSuccess: onSession,
+    onSuccess: (session) => {
+      dismissNotification(LOGIN_FAILURE);
+      onSession(session);
+    },
     onError: (error) => {
       applyFieldErrors(error, form.setError);
-      const key = errorKey(error);
-      setFailure(key);
-      notifyError(key);
+      notifyError(errorKey(error), undefined, LOGIN_FAILURE);
     },
   });
 
   const submit = form.handleSubmit((values) => {
-    setFailure(null);
+    dismissNotification(LOGIN_FAILURE);
     mutation.mutate(values);
   });
 
@@ -54,11 +58,6 @@ export function LoginForm<S>({
     <PublicCard title={title}>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          {failure && (
-            <Alert color="red" role="alert">
-              {t(failure)}
-            </Alert>
-          )}
           <TextInput
             label={t('basics.email')}
             type="email"
