@@ -3,16 +3,24 @@
 // Chromium and merged), the job followed until its file is ready. Prints the time, the size of the
 // file and the peak memory of the server process and of Chromium. Target: < 30 s on our 2-core machine.
 //
-//   node bench/badge-pdf.mjs [--db sqlite|mariadb] [--badges 1000]
+//   node bench/badge-pdf.mjs [--db sqlite|mariadb] [--badges 1000] [--compare]
 // (build first: npm run build; Chromium at CHROMIUM_PATH, default /usr/bin/chromium).
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { root, startBench } from './lib.mjs';
 
 const { values } = parseArgs({
-  options: { db: { type: 'string', default: 'sqlite' }, badges: { type: 'string', default: '1000' } },
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    badges: { type: 'string', default: '1000' },
+    // the job twice: first with the photos read on request, then as shipped (read ahead)
+    compare: { type: 'boolean', default: false },
+  },
 });
 const BADGES = Number(values.badges);
 
@@ -38,13 +46,29 @@ async function photos() {
   return list;
 }
 
-/** Resident memory of every Chromium process, in MB (the renderer runs outside Node). */
+/**
+ * Resident memory of the Chromium processes this process started (its descendants: the renderer runs
+ * outside Node; other Chromiums on a shared machine are not counted), in MB.
+ */
 function chromiumMb() {
   try {
-    const out = execFileSync('ps', ['-eo', 'rss=,args='], { encoding: 'utf8' });
+    const out = execFileSync('ps', ['-eo', 'pid=,ppid=,rss=,comm='], { encoding: 'utf8' });
+    const rows = out
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      .map(([pid, ppid, rss, comm]) => ({ pid: Number(pid), ppid: Number(ppid), rss: Number(rss), comm }));
+    const ours = new Set([process.pid]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const row of rows)
+        if (!ours.has(row.pid) && ours.has(row.ppid)) {
+          ours.add(row.pid);
+          grew = true;
+        }
+    }
     let kb = 0;
-    for (const line of out.split('\n'))
-      if (/chrom/i.test(line) && !/\bps\b/.test(line)) kb += Number.parseInt(line, 10) || 0;
+    for (const row of rows) if (row.pid !== process.pid && ours.has(row.pid) && /chrom/i.test(row.comm)) kb += row.rss;
     return kb / 1024;
   } catch {
     return 0;
@@ -85,10 +109,11 @@ async function baseline(count) {
 
 const { app, call, base, token, stop } = await startBench(values.db);
 const dist = path.resolve(process.env.BENCH_BACKEND_DIST ?? `${root}/backend/dist`);
-const { PdfRenderer } = await import(`${dist}/modules/pdf/pdf-renderer.service.js`);
+const { PdfRenderer, PDF_PREFETCH_BYTES } = await import(`${dist}/modules/pdf/pdf-renderer.service.js`);
 const renderer = app.get(PdfRenderer);
+let action;
 try {
-  const action = (await call('POST', '/action', { name: { cs: 'Bench' } })).data;
+  action = (await call('POST', '/action', { name: { cs: 'Bench' } })).data;
   const template = (
     await call('POST', '/template', {
       name: 'Badge A6',
@@ -117,13 +142,28 @@ try {
     `seeded ${BADGES} people with JPEG photos (${kb.toFixed(0)} kB each) in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
   );
 
+  const floor = await baseline(BADGES);
+  console.log(
+    `baseline, same machine and run: Chromium prints one plain ${BADGES}-page A6 document (no photo, no code) in ${floor.seconds.toFixed(1)} s (${floor.mb.toFixed(1)} MB)`,
+  );
+  if (values.compare) {
+    renderer.prefetchBytes = 0;
+    await printAll('photos read on request (no read-ahead)');
+    renderer.prefetchBytes = PDF_PREFETCH_BYTES;
+  }
+  await printAll('as shipped');
+} finally {
+  await stop();
+}
+
+/** One PDF job of everyone, followed to its file; prints time, split and peak memory. */
+async function printAll(label) {
   let peakNode = 0;
   let peakChromium = 0;
   const sample = () => {
     peakNode = Math.max(peakNode, process.memoryUsage().rss / 1024 / 1024);
     peakChromium = Math.max(peakChromium, chromiumMb());
   };
-  const floor = await baseline(BADGES);
   const sampler = setInterval(sample, 200);
   for (const key of Object.keys(renderer.timings)) renderer.timings[key] = 0;
   const load0 = os.loadavg()[0];
@@ -136,20 +176,25 @@ try {
     job = (await call('GET', `/user/print/job/${job.id}`)).data;
   }
   const rendered = performance.now();
-  if (job.state !== 'done') throw new Error(`job ended ${job.state}: ${job.failReason}`);
-  const file = await fetch(`${base}/user/print/job/${job.id}/file`, { headers: { authorization: token } });
-  const bytes = Buffer.from(await file.arrayBuffer());
   clearInterval(sampler);
   sample();
-  const { PDFDocument } = await import('pdf-lib');
-  const pages = (await PDFDocument.load(bytes)).getPageCount();
-  console.log(
-    `${values.db}: ${job.printed} A6 badges (photo + QR) -> one PDF of ${pages} pages, ${(bytes.length / 1024 / 1024).toFixed(1)} MB`,
-  );
-  const seconds = (rendered - t0) / 1000;
+  // the memory of the job, before this process downloads and reads the file
+  const maxRss = process.resourceUsage().maxRSS / 1024;
   const cpu = process.cpuUsage(cpu0);
+  if (job.state !== 'done') throw new Error(`job ended ${job.state}: ${job.failReason}`);
+  const file = await fetch(`${base}/user/print/job/${job.id}/file`, { headers: { authorization: token } });
+  const target = path.join(os.tmpdir(), `badge-pdf-bench-${process.pid}.pdf`);
+  await pipeline(Readable.fromWeb(file.body), fs.createWriteStream(target));
+  const info = execFileSync('pdfinfo', [target], { encoding: 'utf8' });
+  const pages = Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
+  const mb = fs.statSync(target).size / 1024 / 1024;
+  fs.rmSync(target, { force: true });
+  const seconds = (rendered - t0) / 1000;
   const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
   const t = renderer.timings;
+  console.log(
+    `${values.db}, ${label}: ${job.printed} A6 badges (photo + QR) -> one PDF of ${pages} pages, ${mb.toFixed(1)} MB`,
+  );
   console.log(
     `  time to the finished file: ${seconds.toFixed(1)} s (target < 30 s), ${((seconds * 1000) / job.printed).toFixed(1)} ms per badge; load average ${load0.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`,
   );
@@ -157,11 +202,6 @@ try {
     `  split (summed over calls; 2 run side by side): templates ${s(t.templateMs)}, HTML ${s(t.htmlMs)}, Chromium load ${s(t.loadMs)}, Chromium page.pdf ${s(t.pdfMs)} in ${t.documents} documents of up to ${Math.ceil(t.badges / Math.max(1, t.documents))}, merge ${s(t.mergeMs)}; server-process CPU ${s((cpu.user + cpu.system) / 1000)}`,
   );
   console.log(
-    `  baseline, same machine and run: Chromium prints one plain ${BADGES}-page A6 document (no photo, no code) in ${floor.seconds.toFixed(1)} s (${floor.mb.toFixed(1)} MB)`,
+    `  peak memory: server process ${peakNode.toFixed(0)} MB (max RSS so far ${maxRss.toFixed(0)} MB, seeding included), Chromium ${peakChromium.toFixed(0)} MB (its processes summed, sampled every 200 ms)`,
   );
-  console.log(
-    `  peak memory: server process ${peakNode.toFixed(0)} MB (max RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB), Chromium ${peakChromium.toFixed(0)} MB (all its processes, sampled every 200 ms)`,
-  );
-} finally {
-  await stop();
 }
