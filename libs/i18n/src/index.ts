@@ -82,6 +82,10 @@ import gate_cs from './locales/gate/cs.json' with { type: 'json' };
 import gate_sk from './locales/gate/sk.json' with { type: 'json' };
 import gate_en from './locales/gate/en.json' with { type: 'json' };
 import gate_de from './locales/gate/de.json' with { type: 'json' };
+import extension_screens_cs from './locales/extension-screens/cs.json' with { type: 'json' };
+import extension_screens_sk from './locales/extension-screens/sk.json' with { type: 'json' };
+import extension_screens_en from './locales/extension-screens/en.json' with { type: 'json' };
+import extension_screens_de from './locales/extension-screens/de.json' with { type: 'json' };
 
 /** One message catalogue per language (spec §1); Czech is the fallback for every missing key. */
 export const LANGUAGES = ['cs', 'sk', 'en', 'de'] as const;
@@ -113,6 +117,7 @@ const AREAS: Record<Language, object[]> = {
     access_cs,
     device_cs,
     gate_cs,
+    extension_screens_cs,
   ],
   sk: [
     action_sk,
@@ -135,6 +140,7 @@ const AREAS: Record<Language, object[]> = {
     access_sk,
     device_sk,
     gate_sk,
+    extension_screens_sk,
   ],
   en: [
     action_en,
@@ -157,6 +163,7 @@ const AREAS: Record<Language, object[]> = {
     access_en,
     device_en,
     gate_en,
+    extension_screens_en,
   ],
   de: [
     action_de,
@@ -179,6 +186,7 @@ const AREAS: Record<Language, object[]> = {
     access_de,
     device_de,
     gate_de,
+    extension_screens_de,
   ],
 };
 

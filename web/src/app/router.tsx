@@ -10,6 +10,7 @@ import { accreditationCheckRoutes, accreditationDetailRoutes } from '../features
 import { accreditationImportRoute } from '../features/accreditation/import/routes';
 import { accreditationListRoute } from '../features/accreditation/list/routes';
 import { actionRoutes } from '../features/action/routes';
+import { actionExtensionRoutes } from '../features/action-extension/routes';
 import { galleryRoutes } from '../features/gallery/routes';
 import { groupsRoutes } from '../features/groups/routes';
 import { templateRoutes } from '../features/template/routes';
@@ -30,7 +31,6 @@ import { ManageLoginPage } from '../features/manage/manage-login-page';
 import { ManageSubjectDetailPage } from '../features/manage/manage-subject-detail-page';
 import { ManageSubjectListPage } from '../features/manage/manage-subject-list-page';
 import { ErrorPage, NotFoundPage } from '../features/not-found/error-page';
-import { NotYetAvailablePage } from '../features/not-found/not-yet-available-page';
 import { RouteError } from '../features/not-found/route-error';
 import { ProfilePage } from '../features/profile/profile-page';
 import { SubjectPage } from '../features/subject/subject-page';
@@ -44,13 +44,6 @@ import type { RouteHandle } from './route-handle';
 
 const gated = (rights: RightPair[], element: ReactNode) => <RequireRight rights={rights}>{element}</RequireRight>;
 const crumb = (key: string): RouteHandle => ({ crumb: key });
-
-/** An area later issues build: its crumb and a 'not yet available' page, still behind its rights. */
-const placeholder = (path: string, label: string, rights: RightPair[]): RouteObject => ({
-  path,
-  handle: crumb(label),
-  element: gated(rights, <NotYetAvailablePage title={label} />),
-});
 
 /** The admin application's pages (spec §2), each gated by its page/action rights (spec §6). */
 export const adminRoutes: RouteObject[] = [
@@ -96,7 +89,7 @@ export const adminRoutes: RouteObject[] = [
     ],
   },
   ...actionRoutes,
-  placeholder('action-extension/*', 'menu.actionExtension', [['actionExtension', 'get']]),
+  ...actionExtensionRoutes,
   ...galleryRoutes,
   ...groupsRoutes,
   ...zoneRoutes,
