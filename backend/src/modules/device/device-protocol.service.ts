@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { randomToken, sha256 } from '../../common/crypto.js';
+import { createHash } from 'node:crypto';
 import type { DeviceAuth } from '../../common/request.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { clearCode, parseCode, sameSecret } from './device-codes.js';
@@ -19,6 +20,16 @@ const PERSON_COLUMNS =
   'id, actionId, bc, days, fieldValues, credit, isUnlimited, updatedAt, customId, firstname, lastname, imageId, badgeVersion, badgeReplacedAt';
 /** At most this many people per page of the snapshot and of the changes. */
 export const PAGE_MAX = 2000;
+/** At most this many other actions' codes per snapshot page, per `limit` people (they are 22 characters each). */
+const OTHERS_PER_PERSON = 5;
+
+/**
+ * What a station keeps of a code of another action of the subject, to answer OTHER_ACTION offline
+ * (docs/device-protocol.md): the first 16 bytes of SHA-256("accredo-other:" ‖ code), base64url.
+ * The station's store (desktop/src/core/store/crypto.ts `serverOtherHash`) computes the same.
+ */
+export const otherCodeHash = (bc: string): string =>
+  createHash('sha256').update(`accredo-other:${bc}`, 'utf8').digest().subarray(0, 16).toString('base64url');
 /**
  * The change feed (`accreditation_change`, written by triggers: migration 1764000400000) keeps
  * this long; a cursor older than what is kept answers `resync` (take a snapshot).
@@ -187,24 +198,48 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
 
   /**
    * GET snapshot: the action's people (as the engine's GatePerson, with their passages under this
-   * template) a page at a time by id, plus the cursor from which `changes` continues.
+   * template) a page at a time by id, plus the cursor from which `changes` continues. `others`:
+   * the accreditations of the subject's other actions in the page's id range, as `{id, h}` with
+   * only the hash of the code (`otherCodeHash`), so a station answers OTHER_ACTION offline; a
+   * page ends early when those are many.
    */
   async snapshot(auth: DeviceAuth, after: number, limit: number) {
     const gate = await this.cache.get(auth.deviceId);
     if (!gate.action || !gate.template)
-      return { template: null, action: null, timeZone: gate.timeZone, people: [], next: null, cursor: null };
+      return {
+        template: null,
+        action: null,
+        timeZone: gate.timeZone,
+        people: [],
+        others: [],
+        next: null,
+        cursor: null,
+      };
     const cursor = after === 0 ? await this.currentCursor() : null;
-    const rows: Record<string, unknown>[] = await this.ds.query(
+    let rows: Record<string, unknown>[] = await this.ds.query(
       `SELECT ${PERSON_COLUMNS} FROM accreditation WHERE subjectId = ? AND actionId = ? AND id > ? ORDER BY id LIMIT ${limit}`,
       [auth.subjectId, gate.action.id, after],
     );
+    let end = rows.length === limit ? Number(rows[rows.length - 1].id) : null;
+    const otherMax = limit * OTHERS_PER_PERSON;
+    const otherRows: { id: unknown; bc: unknown }[] = await this.ds.query(
+      `SELECT id, bc FROM accreditation WHERE subjectId = ? AND actionId <> ? AND id > ?${end === null ? '' : ' AND id <= ?'} ORDER BY id LIMIT ${otherMax}`,
+      end === null ? [auth.subjectId, gate.action.id, after] : [auth.subjectId, gate.action.id, after, end],
+    );
+    if (otherRows.length === otherMax) {
+      // many other codes in this range: the page ends at the last of them
+      end = Number(otherRows[otherRows.length - 1].id);
+      const last = end;
+      rows = rows.filter((r) => Number(r.id) <= last);
+    }
     const people = await this.people(rows, gate.template.id);
     return {
       template: gate.template,
       action: gate.action,
       timeZone: gate.timeZone,
       people,
-      next: rows.length === limit ? Number(rows[rows.length - 1].id) : null,
+      others: otherRows.map((r) => ({ id: Number(r.id), h: otherCodeHash(String(r.bc)) })),
+      next: end,
       cursor,
     };
   }
@@ -212,38 +247,52 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
   /**
    * GET changes?cursor=: the people of the action changed since the cursor (created, edited, their
    * groups, zones, credit or passages) as snapshot rows, and the ids of those gone (deleted, moved),
-   * in change order, a page of at most `limit` changes. `resync: true` (cursor null): the changes
-   * since that cursor are no longer kept, take a snapshot.
+   * in change order, a page of at most `limit` changes. The feed is the subject's: `others` are the
+   * changed accreditations of its other actions (`{id, h}`, as in the snapshot). `resync: true`
+   * (cursor null): the changes since that cursor are no longer kept, take a snapshot.
    */
   async changes(auth: DeviceAuth, cursorText: string | undefined, limit: number) {
     const gate = await this.cache.get(auth.deviceId);
     if (!gate.action || !gate.template)
-      return { people: [], deleted: [], cursor: cursorText ?? null, more: false, resync: false };
+      return { people: [], deleted: [], others: [], cursor: cursorText ?? null, more: false, resync: false };
     const since = parseCursor(cursorText);
     if (since === 'resync' || (await this.expired(since)))
-      return { people: [], deleted: [], cursor: null, more: false, resync: true };
-    const changes: { id: unknown; accreditationId: unknown; changedAt: unknown; dbNow: unknown }[] =
-      await this.ds.query(
-        `SELECT id, accreditationId, changedAt, ${this.nowSql()} AS dbNow FROM accreditation_change
-         WHERE actionId = ? AND subjectId = ? AND id > ? ORDER BY id LIMIT ${limit}`,
-        [gate.action.id, auth.subjectId, since],
-      );
+      return { people: [], deleted: [], others: [], cursor: null, more: false, resync: true };
+    const changes: {
+      id: unknown;
+      actionId: unknown;
+      accreditationId: unknown;
+      changedAt: unknown;
+      dbNow: unknown;
+    }[] = await this.ds.query(
+      `SELECT id, actionId, accreditationId, changedAt, ${this.nowSql()} AS dbNow FROM accreditation_change
+         WHERE subjectId = ? AND id > ? ORDER BY id LIMIT ${limit}`,
+      [auth.subjectId, since],
+    );
     const cursor = advance(since, changes, changes.length ? Number(changes[0].dbNow) - this.settleMs() : 0);
     const ids = [...new Set(changes.map((c) => Number(c.accreditationId)))];
-    const rows: Record<string, unknown>[] = ids.length
+    const all: Record<string, unknown>[] = ids.length
       ? await this.ds.query(
-          `SELECT ${PERSON_COLUMNS} FROM accreditation WHERE subjectId = ? AND actionId = ? AND id IN (${ids.map(() => '?').join(', ')})`,
-          [auth.subjectId, gate.action.id, ...ids],
+          `SELECT ${PERSON_COLUMNS} FROM accreditation WHERE subjectId = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+          [auth.subjectId, ...ids],
         )
       : [];
+    const actionId = gate.action.id;
+    const rows = all.filter((r) => Number(r.actionId) === actionId);
+    const elsewhere = all.filter((r) => Number(r.actionId) !== actionId);
     const order = new Map(ids.map((id, i) => [id, i]));
     rows.sort((a, b) => (order.get(Number(a.id)) ?? 0) - (order.get(Number(b.id)) ?? 0));
-    const found = new Set(rows.map((r) => Number(r.id)));
+    const found = new Set(all.map((r) => Number(r.id)));
+    // a move away from this action is a change of it: such a person is in `others` and, for stations
+    // that do not read `others`, in `deleted` too
+    const ours = new Set(changes.filter((c) => Number(c.actionId) === actionId).map((c) => Number(c.accreditationId)));
+    const movedAway = new Set(elsewhere.map((r) => Number(r.id)).filter((id) => ours.has(id)));
     const people = await this.people(rows, gate.template.id);
     const last = changes[changes.length - 1];
     return {
       people,
-      deleted: ids.filter((id) => !found.has(id)),
+      deleted: ids.filter((id) => !found.has(id) || movedAway.has(id)),
+      others: elsewhere.map((r) => ({ id: Number(r.id), h: otherCodeHash(String(r.bc)) })),
       cursor: String(cursor),
       // another page only when this one was full and the cursor passed all of it
       more: changes.length === limit && cursor === Number(last.id),

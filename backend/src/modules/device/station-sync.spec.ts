@@ -194,6 +194,51 @@ describe('station offline store and sync against the server (issue 12)', () => {
     const offline = station(dev.token, 'sync-1.db', { clock, net });
     net.mode = 'down';
     expect(await offline.scan(c.bc)).toMatchObject({ allowed: true, reason: 'OK', offline: true });
+
+    // a code of another action of the subject: OTHER_ACTION offline as online, kept current by the
+    // changes (registered there, moved here, moved back), the station holding only its hash
+    const other = (await w.post('action', { name: { cs: 'Jiná akce', sk: '', en: '', de: '' } })).body.data;
+    const otherGroup = (await w.post('groups', { name: 'Elsewhere', actionId: other.id })).body.data;
+    const d = await w.person(4, { actionId: other.id, groupIds: [otherGroup.id] });
+    await settle(d.id);
+    await gate.sync();
+    net.mode = 'down';
+    expect(await offline.scan(d.bc)).toMatchObject({ allowed: false, reason: 'OTHER_ACTION', offline: true });
+    net.mode = 'up';
+    expect(await gate.scan(d.bc)).toMatchObject({ allowed: false, reason: 'OTHER_ACTION', offline: false });
+    // a move between actions (as the copy/move tools do it), straight in the database
+    const move = async (id: number, actionId: number, groupId: number) => {
+      await t.ds.query('UPDATE accreditation SET actionId = ?, customId = customId + 100000 WHERE id = ?', [
+        actionId,
+        id,
+      ]);
+      await t.ds.query('DELETE FROM accreditation_group WHERE accreditationId = ?', [id]);
+      await t.ds.query('INSERT INTO accreditation_group (accreditationId, groupId) VALUES (?, ?)', [id, groupId]);
+    };
+    await move(d.id, w.action.id, w.groups[0].id);
+    await settle(d.id);
+    await gate.sync();
+    net.mode = 'down';
+    expect(await offline.scan(d.bc)).toMatchObject({ allowed: true, reason: 'OK', offline: true });
+    net.mode = 'up';
+    await move(d.id, other.id, otherGroup.id);
+    await settle(d.id);
+    await gate.sync();
+    net.mode = 'down';
+    expect(await offline.scan(d.bc)).toMatchObject({ allowed: false, reason: 'OTHER_ACTION', offline: true });
+    expect(gate.store.find(d.bc)).toBeNull();
+
+    // a snapshot whose pages end early because of the other action's codes (5 a person a page here)
+    const more: { bc: string }[] = [];
+    for (let i = 0; i < 7; i++) more.push(await w.person(40 + i, { actionId: other.id, groupIds: [otherGroup.id] }));
+    const fresh = station(dev.token, 'sync-1b.db', { clock, net, pageSize: 1 });
+    net.mode = 'up';
+    await fresh.sync();
+    expect(fresh.status().people).toBe(gate.status().people);
+    net.mode = 'down';
+    for (const code of [d.bc, ...more.map((m) => m.bc)])
+      expect(fresh.decideLocally(code, 'entry', null, clock.now()).decision.reason).toBe('OTHER_ACTION');
+    expect(fresh.decideLocally(c.bc, 'entry', null, clock.now()).decision.reason).toBe('OK');
   });
 
   it('offline fallback: a network failure or a server that does not answer within the timeout', async () => {
@@ -337,6 +382,12 @@ describe('station offline store and sync against the server (issue 12)', () => {
       w.zone,
       (await w.post('zone', { name: 'Pit', onAccreditation: 'PT', actionId: w.action.id })).body.data,
     ];
+    // people of another action of the subject: OTHER_ACTION, offline from the snapshot's code hashes
+    const other = (await w.post('action', { name: { cs: 'Vedlejší', sk: '', en: '', de: '' } })).body.data;
+    const otherGroup = (await w.post('groups', { name: 'Elsewhere', actionId: other.id })).body.data;
+    const elsewhere: { bc: string }[] = [];
+    for (let i = 0; i < 3; i++)
+      elsewhere.push(await w.person(200 + i, { actionId: other.id, groupIds: [otherGroup.id] }));
     const FIELD = 901;
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const dates = [day(-3), day(-1), day(0), day(1), day(4), '', 'soon', '2026-02-30', null];
@@ -398,7 +449,11 @@ describe('station offline store and sync against the server (issue 12)', () => {
       expect(gate.status().people).toBeGreaterThanOrEqual(people.length);
       const scans = Math.ceil(total / templates);
       for (let i = 0; i < scans; i++) {
-        const code = rnd.chance(0.05) ? `NOPE${rnd.int(1000, 9999)}` : rnd.pick(people).bc;
+        const code = rnd.chance(0.05)
+          ? `NOPE${rnd.int(1000, 9999)}`
+          : rnd.chance(0.05)
+            ? rnd.pick(elsewhere).bc
+            : rnd.pick(people).bc;
         const direction: Direction = rnd.chance(0.75) ? 'entry' : 'exit';
         const amount = rnd.chance(0.1) ? rnd.pick([0, -5, null]) : rnd.int(1, 500);
         // the station offline from its store and its own scans, then the server online
@@ -411,6 +466,7 @@ describe('station offline store and sync against the server (issue 12)', () => {
       }
     }
     expect(differences.slice(0, 10)).toEqual([]);
+    expect(seen.get('OTHER_ACTION')).toBeGreaterThan(0);
     // the random rules reach refusals of several kinds, not just OK
     expect(seen.size).toBeGreaterThanOrEqual(5);
   }, 600_000);
