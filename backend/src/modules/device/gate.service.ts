@@ -236,9 +236,10 @@ export class GateService implements OnApplicationShutdown {
       while (this.queue.length) {
         const batch = this.queue.splice(0, BATCH_MAX);
         const outcomes: ({ ok: true; value: CoreResult } | { ok: false; error: unknown })[] = [];
-        // the log is synced below, off the event loop, instead of inside COMMIT (null: COMMIT syncs)
-        const wal = this.wal?.begin() ? this.wal : null;
+        // the log is synced below, off the event loop, not inside COMMIT (null: as the connection does)
+        const wal = this.wal;
         try {
+          wal?.begin();
           db.transaction(() => {
             for (const item of batch) {
               try {
@@ -367,67 +368,70 @@ interface SqliteDb {
 }
 
 /**
- * The durability of a scan batch's commit without blocking the event loop for the disk. In WAL
- * mode with `synchronous = FULL` (SQLite's default, kept for every other write of the shared
- * connection) COMMIT appends the batch to the log and then fsyncs the log inside the call: ~1 ms of
- * an idle disk, much more of a busy one, during which the only thread serves nothing. For the scan
- * batch the connection commits with `synchronous = NORMAL` (the same log append, no fsync; set only
- * around that commit, outside any transaction) and the log is then `fdatasync`ed on libuv's thread
- * pool; the batch's answers go out only when that sync has returned, so an answered scan is on the
- * disk exactly as with FULL (a checkpoint still syncs the log first, whatever the level). Meanwhile
- * the next batch is decided (it may read this one's rows; its own answers wait for its own sync,
- * which covers both). Not used for a memory database or another journal mode (COMMIT syncs).
+ * The durability of a scan batch without blocking the event loop for the disk. An answered scan
+ * opens a gate or takes money, so its batch must be on the disk before the answers go out (as the
+ * station does for its offline scans, docs/station.md): a power cut must not give back an entrance
+ * or a deduction that was answered. In WAL mode, `synchronous = FULL` does that inside COMMIT (an
+ * fsync of the log: ~1 ms of an idle disk, much more of a busy one, during which the only thread
+ * serves nothing), and `NORMAL` does not sync at all; better-sqlite3 is built with
+ * SQLITE_DEFAULT_WAL_SYNCHRONOUS=1, so a connection that opens a database already in WAL mode is at
+ * NORMAL. Here the batch commits without a sync (at FULL or EXTRA the level is lowered to NORMAL
+ * around the scan batch's COMMIT only, outside any transaction, and restored at once) and the log is
+ * then `fdatasync`ed on libuv's thread pool; the batch's answers go out when that sync has returned,
+ * so an answered scan is on the disk as with FULL, while the next batch is decided (it may read this
+ * one's rows; its own answers wait for its own sync, which covers both). A checkpoint syncs the log
+ * before it copies it, whatever the level. Not used for a memory database, another journal mode, or
+ * `synchronous = OFF` (chosen explicitly: no durability asked).
  */
 class WalSync {
+  private fd: number | null = null;
+
   private constructor(
     private readonly path: string,
-    private fd: number | null,
-    private readonly normal: { run(): unknown },
-    private readonly full: { run(): unknown },
+    /** the connection's level is FULL or EXTRA: lowered to NORMAL around the batch's COMMIT */
+    private readonly lower: { run(): unknown } | null,
+    private readonly restore: { run(): unknown } | null,
   ) {}
 
   static open(db: SqliteDb): WalSync | null {
     try {
       if (db.memory || !db.name || db.name === ':memory:') return null;
       if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
-      // NORMAL or OFF already: COMMIT does not sync, and neither is done here
-      if (Number(db.pragma('synchronous', { simple: true })) < 2) return null;
+      const level = Number(db.pragma('synchronous', { simple: true }));
+      if (!(level >= 1 && level <= 3)) return null;
       const prepare = (sql: string) => db.prepare(sql) as unknown as { run(): unknown };
-      return new WalSync(
-        `${db.name}-wal`,
-        null,
-        prepare('PRAGMA synchronous = NORMAL'),
-        prepare('PRAGMA synchronous = FULL'),
-      );
+      return level >= 2
+        ? new WalSync(`${db.name}-wal`, prepare('PRAGMA synchronous = 1'), prepare(`PRAGMA synchronous = ${level}`))
+        : new WalSync(`${db.name}-wal`, null, null);
     } catch {
       return null;
     }
   }
 
-  /** Before BEGIN: the log must be open to be synced, else COMMIT syncs as usual (false). */
-  begin(): boolean {
-    try {
-      // a log deleted and made again (only when every connection closed) is a new file
-      if (this.fd !== null && fs.fstatSync(this.fd).nlink === 0) this.close();
-      if (this.fd === null) this.fd = fs.openSync(this.path, 'r+');
-    } catch {
-      this.close();
-      return false;
-    }
-    this.normal.run();
-    return true;
+  /** Before BEGIN. */
+  begin(): void {
+    this.lower?.run();
   }
 
-  /** After COMMIT (or its failure): FULL again for every other write of the connection. */
+  /** After COMMIT (or its failure): the connection's own level again for every other write. */
   end(): void {
-    this.full.run();
+    this.restore?.run();
   }
 
   /** The log on disk, then `done`; a failed sync fails the batch's answers (a replay answers them later). */
   sync(done: () => void, failed: (error: unknown) => void): void {
-    const fd = this.fd;
-    if (fd === null) failed(new Error('SQLite log is not open'));
-    else fs.fdatasync(fd, (error) => (error ? failed(error) : done()));
+    let fd: number;
+    try {
+      // a log deleted and made again (only when every connection closed) is a new file
+      if (this.fd !== null && fs.fstatSync(this.fd).nlink === 0) this.close();
+      this.fd ??= fs.openSync(this.path, 'r+');
+      fd = this.fd;
+    } catch (error) {
+      this.close();
+      failed(error);
+      return;
+    }
+    fs.fdatasync(fd, (error) => (error ? failed(error) : done()));
   }
 
   close(): void {

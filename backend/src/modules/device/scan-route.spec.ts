@@ -1,10 +1,11 @@
+import fs from 'node:fs';
 import { ERRORS, type ErrorCode } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AccessGuard } from '../../common/access.guard.js';
 import { DATA_CSP } from '@accredo/domain';
 import { pngDataUrl } from '../../testing/images.js';
-import { createTestApp, type TestApp } from '../../testing/test-app.js';
+import { createTestApp, TEST_DB, type TestApp } from '../../testing/test-app.js';
 import { entryRules, type GateWorld, gateWorld } from './device-testing.js';
 
 let seq = 0;
@@ -173,4 +174,58 @@ describe('POST api/device/v1/scan, the lean path', () => {
     expectError(await send(valid), 401, 'TOKEN_INVALID');
     expect(await counts()).toEqual(afterOk);
   });
+  it.runIf(TEST_DB === 'sqlite')(
+    "SQLite: an answer waits for the sync of the log that holds its rows, done off the event loop; a failed sync is a 500 and the nonce's replay answers the stored decision",
+    async () => {
+      const tpl = await w.template(entryRules(w.groups[0].id, 0));
+      const gate = await w.device('lean-durable', tpl.id);
+      const eva = await w.person(5);
+      const db = (t.ds.driver as unknown as { databaseConnection: { pragma(s: string, o: object): unknown } })
+        .databaseConnection;
+      const level = db.pragma('synchronous', { simple: true });
+      const wal = `${t.config.database.type === 'sqlite' ? t.config.database.file : ''}-wal`;
+      const held: { fd: number; done: (e: NodeJS.ErrnoException | null) => void }[] = [];
+      const real = fs.fdatasync;
+      const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, done: never) => {
+        held.push({ fd, done });
+      }) as never);
+      try {
+        const n = nonce();
+        let answered = false;
+        const pending = w.scan(gate.token, { code: eva.bc, nonce: n }).then((r) => {
+          answered = true;
+          return r;
+        });
+        await vi.waitFor(() => expect(held).toHaveLength(1));
+        // the batch is committed (its rows are readable) and the level is the connection's again,
+        // but nothing is answered before the log is on the disk
+        const rows = await t.ds.query('SELECT COUNT(*) AS n FROM device_scan WHERE nonce = ?', [n]);
+        expect(Number(rows[0].n)).toBe(1);
+        expect(db.pragma('synchronous', { simple: true })).toBe(level);
+        expect(answered).toBe(false);
+        // it is the log's file that is synced
+        expect(fs.fstatSync(held[0].fd).ino).toBe(fs.statSync(wal).ino);
+        real(held[0].fd, held[0].done);
+        const res = await pending;
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ allowed: true, reason: 'OK', replay: false, nonce: n });
+
+        // the disk fails the sync: the caller is not told "allowed" (500); sending again answers
+        // what was stored, as a replay, and writes nothing more
+        const m = nonce();
+        const failing = w.scan(gate.token, { code: eva.bc, nonce: m });
+        await vi.waitFor(() => expect(held).toHaveLength(2));
+        held[1].done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+        expect((await failing).status).toBe(500);
+        spy.mockRestore();
+        const again = await w.scan(gate.token, { code: eva.bc, nonce: m });
+        expect(again.status).toBe(200);
+        expect(again.body.data).toMatchObject({ allowed: true, replay: true, nonce: m });
+        const passages = await t.ds.query('SELECT COUNT(*) AS n FROM entrance WHERE accreditationId = ?', [eva.id]);
+        expect(Number(passages[0].n)).toBe(2);
+      } finally {
+        spy.mockRestore();
+      }
+    },
+  );
 });
