@@ -1,7 +1,8 @@
 import type { mailTemplateSchema, PreviewType, templateParamsSchema, templateSchema } from '@accredo/domain';
 import type { z } from 'zod';
 import { adminConfig } from './admin';
-import { type Method, request } from './client';
+import { rawCall } from './accreditation-files';
+import { type Method, request, type RequestOptions } from './client';
 
 const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
 
@@ -49,6 +50,8 @@ export type TemplateParamsPayload = z.input<typeof templateParamsSchema>;
 export interface TemplateCheckResult {
   missing: string[];
   unknown: string[];
+  /** where each problem is first written (1-based line and column), for the editor's marks */
+  marks?: { name: string; problem: 'missing' | 'unknown'; line: number; column: number }[];
 }
 
 export interface TemplatePreviewRequest {
@@ -62,7 +65,11 @@ export interface TemplatePreviewRequest {
 
 /** POST template/validate and the preview call (spec §5 Template preview, §7). */
 export const templateEngineApi = {
-  validate: (data: string, params?: TemplateParamsPayload) =>
-    call<TemplateCheckResult>('POST', 'template/validate', { data, params }),
-  preview: (body: TemplatePreviewRequest) => call<string>('POST', 'template/preview', body),
+  validate: (data: string, params?: TemplateParamsPayload, options?: RequestOptions) =>
+    request<TemplateCheckResult>(adminConfig, 'POST', 'template/validate', { data, params }, options),
+  preview: (body: TemplatePreviewRequest, options?: RequestOptions) =>
+    request<string>(adminConfig, 'POST', 'template/preview', body, options),
+  /** the preview of type pdf: the PDF file itself */
+  previewPdf: async (body: Omit<TemplatePreviewRequest, 'type'>): Promise<Blob> =>
+    (await rawCall('POST', 'template/preview', { ...body, type: 'pdf' })).blob(),
 };

@@ -34,3 +34,8 @@ class ResizeObserver {
   disconnect() {}
 }
 window.ResizeObserver = ResizeObserver;
+
+// CodeMirror (the badge editor) measures text with Range rectangles, which jsdom does not lay out.
+const emptyRects = () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
+Range.prototype.getClientRects = emptyRects;
+Range.prototype.getBoundingClientRect = () => new DOMRect(0, 0, 0, 0);

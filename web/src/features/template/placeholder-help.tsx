@@ -1,7 +1,13 @@
 import { ActionIcon, Code, CopyButton, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { DAYS_LOOP_EXAMPLE, NOCHECK_EXAMPLE, PLACEHOLDERS } from '@accredo/templates/catalogue';
+import {
+  DAYS_LOOP_EXAMPLE,
+  MEMBERSHIP_HELPERS,
+  type MembershipHelper,
+  NOCHECK_EXAMPLE,
+  PLACEHOLDERS,
+} from '@accredo/templates/catalogue';
 
 function CopyCode({ code }: { code: string }) {
   const { t } = useTranslation();
@@ -64,6 +70,21 @@ export function PlaceholderHelp() {
           </Code>
           <CopyCode code={DAYS_LOOP_EXAMPLE} />
         </Group>
+        <Text size="sm" fw={500}>
+          {t('template.helpersTitle')}
+        </Text>
+        <Text size="sm">{t('template.helpersHint')}</Text>
+        {(Object.keys(MEMBERSHIP_HELPERS) as MembershipHelper[]).map((helper) => (
+          <Stack gap={2} key={helper}>
+            <Text size="sm">{t(MEMBERSHIP_HELPERS[helper].key)}</Text>
+            <Group gap={4} align="flex-start" wrap="nowrap">
+              <Code block style={{ flex: 1 }}>
+                {MEMBERSHIP_HELPERS[helper].example}
+              </Code>
+              <CopyCode code={MEMBERSHIP_HELPERS[helper].example} />
+            </Group>
+          </Stack>
+        ))}
         <Text size="sm" fw={500}>
           {t('template.nocheckTitle')}
         </Text>

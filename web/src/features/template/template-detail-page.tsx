@@ -1,16 +1,25 @@
-import { templateSchema } from '@accredo/domain';
+import { hasRight, templateSchema } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Grid, Stack, Textarea, TextInput } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { type Resolver, useForm } from 'react-hook-form';
+import { Grid, Stack, TextInput } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { type TemplateDto, type TemplatePayload, templateApi } from '../../api/template';
+import { groupsApi } from '../../api/groups';
+import { type TemplateDto, type TemplatePayload, templateApi, templateEngineApi } from '../../api/template';
+import { zoneApi } from '../../api/zone';
+import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
 import { FormFields, FormShell, useFieldError, SelectField } from '../../components/form';
 import { PageHeader } from '../../components/page-header';
+import { useCurrentAction } from '../action/use-current-action';
+import { BadgeLivePreview } from './badge-live-preview';
+import { checkMarks, type EditorMark, errorMarks, placeholderOptions } from './editor-support';
 import { PlaceholderHelp } from './placeholder-help';
 import { type PageSize, pageSizeData } from './template-constants';
+import { TemplateHtmlField } from './template-html-field';
 import { TemplatePreviewTools } from './template-preview';
+import { useSampleParams } from './use-sample-params';
 import { TEMPLATES_KEY } from './template-list-page';
 import { useViewOnly } from '../../components/require-right';
 import { RecordPage } from '../../components/record-page';
@@ -44,8 +53,55 @@ export function TemplateDetailPage() {
   );
 }
 
+/**
+ * What the badge editor offers after `{{` and how it checks while typing: the catalogue, the
+ * current action's user fields, groups and zones, and POST template/validate with the sample
+ * person (when the user may check templates).
+ */
+function useEditorSupport() {
+  const { t } = useTranslation();
+  const session = useAdminSession();
+  const { action } = useCurrentAction();
+  const sample = useSampleParams();
+  const groups = useQuery({
+    queryKey: ['admin', 'groups'],
+    queryFn: groupsApi.list,
+    enabled: hasRight(session, 'groups', 'get'),
+  });
+  const zones = useQuery({
+    queryKey: ['admin', 'zone'],
+    queryFn: zoneApi.list,
+    enabled: hasRight(session, 'zone', 'get'),
+  });
+  const options = useMemo(
+    () =>
+      placeholderOptions(t, {
+        fields: action?.customField.map((f) => ({ id: f.id, name: f.name })) ?? [],
+        groups: (groups.data ?? []).filter((g) => !action || g.actionId === action.id).map((g) => g.name),
+        zones: (zones.data ?? []).filter((z) => !action || z.actionId === action.id).map((z) => z.name),
+      }),
+    [t, action, groups.data, zones.data],
+  );
+  const params = sample.params;
+  const canCheck = hasRight(session, 'template', 'postValidateTemplate');
+  const check = useCallback(
+    async (text: string): Promise<EditorMark[]> => {
+      try {
+        return checkMarks(t, await templateEngineApi.validate(text, params));
+      } catch (error) {
+        const marks = errorMarks(error);
+        if (marks.length) return marks;
+        throw error;
+      }
+    },
+    [t, params],
+  );
+  return { options, check: canCheck ? check : undefined };
+}
+
 function TemplateForm({ template }: { template?: TemplateDto }) {
   const { t } = useTranslation();
+  const editor = useEditorSupport();
   const viewOnly = useViewOnly('template', Boolean(template));
   const queryClient = useQueryClient();
   const form = useForm<TemplateFormValues, unknown, TemplatePayload>({
@@ -73,7 +129,7 @@ function TemplateForm({ template }: { template?: TemplateDto }) {
     <FormShell form={form} readOnly={viewOnly} wrapFields={false} onSave={save} saveErrorKey="template.saveError">
       <PageHeader title={template ? `${t('template.detail')}: ${template.name}` : t('template.create')} />
       <Grid gap="xl">
-        <Grid.Col span={{ base: 12, lg: 7 }}>
+        <Grid.Col span={{ base: 12, lg: 6 }}>
           <Stack gap="sm">
             <FormFields>
               <Stack gap="sm">
@@ -87,15 +143,22 @@ function TemplateForm({ template }: { template?: TemplateDto }) {
                   data={pageSizeData(t)}
                   error={fieldError('pageSize')}
                 />
-                <Textarea
-                  label={t('template.htmlData')}
-                  description={t('template.htmlDataHint')}
-                  rows={14}
-                  resize="vertical"
-                  spellCheck={false}
-                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
-                  {...form.register('htmlData')}
-                  error={fieldError('htmlData')}
+                <Controller
+                  control={form.control}
+                  name="htmlData"
+                  render={({ field }) => (
+                    <TemplateHtmlField
+                      label={t('template.htmlData')}
+                      description={t('template.htmlDataHint')}
+                      value={field.value ?? ''}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      readOnly={viewOnly}
+                      error={fieldError('htmlData')}
+                      options={editor.options}
+                      check={editor.check}
+                    />
+                  )}
                 />
               </Stack>
             </FormFields>
@@ -106,8 +169,11 @@ function TemplateForm({ template }: { template?: TemplateDto }) {
             />
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 5 }}>
-          <PlaceholderHelp />
+        <Grid.Col span={{ base: 12, lg: 6 }}>
+          <Stack gap="md" style={{ position: 'sticky', top: 'var(--mantine-spacing-md)' }}>
+            <BadgeLivePreview html={form.watch('htmlData') ?? ''} pageSize={form.watch('pageSize')} />
+            <PlaceholderHelp />
+          </Stack>
         </Grid.Col>
       </Grid>
     </FormShell>
