@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Decision, reasonMessage, type StationStatus } from '@accredo/access';
+import { type Decision, type GateScanAnswer, reasonMessage, type StationStatus } from '@accredo/access';
 import type { EventHub } from './events.js';
 import type { Scan } from './hardware/reader.js';
 import { loadPairing, type Pairing, savePairing } from './pairing.js';
@@ -50,12 +50,8 @@ export class BridgeError extends Error {
   }
 }
 
-/** POST scan's answer (the server's shape, web/src/api/gate.ts GateScanAnswer) plus `offline`. */
-export interface ScanAnswer extends Omit<GateResult, 'at'> {
-  at: string;
-  message: string;
-  replay: boolean;
-}
+/** POST scan's answer at the station: the server's shape (libs/access wire.ts), `offline` always said. */
+export type ScanAnswer = GateScanAnswer & { offline: boolean };
 
 export type { StationStatus };
 
@@ -339,6 +335,8 @@ export class GateBridge {
     }
     const answer: ScanAnswer = {
       ...result,
+      // the engine's reason, or the code of a server's refusal the station passes on (its message says it)
+      reason: result.reason as Decision['reason'],
       at: new Date(result.at).toISOString(),
       message: result.message ?? this.#message(result),
       replay: false,

@@ -13,4 +13,4 @@ export {
 } from './schema.js';
 export { isDate, isTime, isTimeZone, localDateTime, localDay, localTime } from './time.js';
 export * from './types.js';
-export type { GateDecisionShown, GatePersonShown, StationStatus } from './wire.js';
+export type { GateDecisionShown, GatePersonShown, GateScanAnswer, StationStatus } from './wire.js';

@@ -35,6 +35,20 @@ export interface GateDecisionShown {
   person: GatePersonShown | null;
 }
 
+/**
+ * POST scan's answer: the decision with its moment (ISO) and its message in the request's
+ * language. The server's, and a station's local API's (the same shape, plus `offline`).
+ */
+export interface GateScanAnswer extends GateDecisionShown {
+  at: string;
+  /** the reason in the request's Accept-Language (a station offline: in its own language) */
+  message: string;
+  /** the answer of an earlier request with this nonce, sent again (D16) */
+  replay: boolean;
+  /** decided by a station itself and queued for upload (only a station's local API says so) */
+  offline?: boolean;
+}
+
 /** What a gate station reports about itself (its local API's status and the screen's status bar). */
 export interface StationStatus {
   version: string;

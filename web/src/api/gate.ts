@@ -1,4 +1,4 @@
-import type { DeviceMode, GateDecisionShown, GatePersonShown, ReasonCode } from '@accredo/access';
+import type { DeviceMode, GatePersonShown, GateScanAnswer } from '@accredo/access';
 import type { DevicePairResult } from '@accredo/domain';
 import { ApiError, type ApiConfig, type Method, type RequestOptions, request } from './client';
 import { readStorage, writeStorage } from './storage';
@@ -76,14 +76,8 @@ export interface GateConfig {
 
 export type { GatePersonShown };
 
-/** POST scan */
-export interface GateScanAnswer extends GateDecisionShown {
-  reason: ReasonCode;
-  at: string;
-  /** the reason in the request's Accept-Language */
-  message: string;
-  replay: boolean;
-}
+/** POST scan (one definition with the station's local API: libs/access wire.ts) */
+export type { GateScanAnswer };
 
 export interface GateScanInput {
   code: string;
