@@ -74,7 +74,7 @@ export const adminRoutes: RouteObject[] = [
   { path: 'subject', handle: crumb('menu.subject'), element: gated([['subject', 'get']], <SubjectPage />) },
   {
     path: 'accreditation',
-    handle: crumb('menu.accreditationList'),
+    handle: crumb('accreditation.title'),
     element: <Outlet />,
     children: [
       accreditationListRoute,

@@ -15,8 +15,12 @@ export function BreadcrumbBar({
   const matches = useMatches();
   const crumbs = matches
     .filter((m) => (m.handle as RouteHandle | undefined)?.crumb && m.pathname !== homePath)
-    .map((m) => ({ path: m.pathname, label: t((m.handle as RouteHandle).crumb as string) }));
-  const items = [{ path: homePath, label: t(homeLabel) }, ...crumbs];
+    .map((m) => ({ path: m.pathname.replace(/(.)\/$/, '$1'), label: t((m.handle as RouteHandle).crumb as string) }));
+  // A crumb that repeats the one before it (a section and its index route at one path, or the home
+  // page named like its first section: "Subjects / Subjects / New subject") is said once.
+  const items = [{ path: homePath, label: t(homeLabel) }, ...crumbs].filter(
+    (item, i, all) => i === 0 || (item.path !== all[i - 1].path && item.label !== all[i - 1].label),
+  );
   return (
     <Breadcrumbs component="nav" aria-label={t('layout.breadcrumb')} mb="md" separatorMargin={6}>
       {items.map((item, index) =>
