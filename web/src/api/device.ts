@@ -44,8 +44,8 @@ export interface SimulateTemplatePayload {
   actionId: number;
   zoneId: number | null;
   data: unknown;
-  /** YYYY-MM-DDTHH:mm */
-  at: string;
+  /** YYYY-MM-DDTHH:mm of the subject's wall clock; null = now on the server's clock */
+  at: string | null;
 }
 
 export interface TemplateSimulation {
@@ -58,7 +58,8 @@ export interface TemplateSimulation {
 
 export interface SimulatePersonPayload {
   accreditationId: number;
-  at: string;
+  /** as in SimulateTemplatePayload: null = now */
+  at: string | null;
   template?: { templateId: number | null; actionId: number; zoneId: number | null; data: unknown } | null;
 }
 

@@ -36,13 +36,21 @@ const optionalId = () =>
     .positive({ error: INVALID })
     .nullish()
     .transform((v) => v ?? null);
-/** a wall-clock moment of the subject: YYYY-MM-DDTHH:mm */
+/**
+ * A wall-clock moment of the subject: YYYY-MM-DDTHH:mm; none means now on the server's clock (D19),
+ * to the millisecond, so the entries of the current minute count (and the admin's computer's time
+ * zone does not matter).
+ */
 const at = () =>
   z
     .string({ error: REQUIRED })
     .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v) && isDate(v.slice(0, 10)) && isTime(v.slice(11)), {
       error: 'basics.enterCorrectDate',
-    });
+    })
+    .nullish();
+/** the epoch ms of the chosen moment, or now */
+const momentOf = (at: string | null | undefined, timeZone: string) =>
+  at ? wallClockToEpoch(at, timeZone) : Date.now();
 const amount = () =>
   z.coerce.number({ error: INVALID }).int({ error: INVALID }).min(1, { error: INVALID }).max(1_000_000_000).nullish();
 
@@ -149,7 +157,7 @@ export class SimulateService {
     const timeZone = await this.timeZone(subjectId);
     const action = await this.action(subjectId, input.actionId, 'actionId');
     const template = await this.gateTemplateOf(subjectId, input, action.id);
-    const when = wallClockToEpoch(input.at, timeZone);
+    const when = momentOf(input.at, timeZone);
     const people = await this.people(subjectId, { actionId: action.id });
     const passages = await this.passages(
       template.id > 0 ? template.id : null,
@@ -193,7 +201,7 @@ export class SimulateService {
     if (!found) throw AppError.notFound();
     const { person, row } = found;
     const action = await this.action(subjectId, person.actionId, 'accreditationId');
-    const when = wallClockToEpoch(input.at, timeZone);
+    const when = momentOf(input.at, timeZone);
     const zones = new Map(
       (await this.ds.getRepository(ZoneEntity).find({ where: { subjectId } })).map((z) => [z.id, z.name]),
     );

@@ -1,3 +1,4 @@
+import { localDay } from '@accredo/access';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { DeviceEntity } from './device.entity.js';
@@ -227,5 +228,31 @@ describe('rule simulator: POST device-template/simulate and device/simulate-pers
     expect((await post('device/simulate-person', { accreditationId: people.Ada.id, at: AT }, reportOnly)).status).toBe(
       403,
     );
+  });
+
+  it('without a moment decides now on the server clock, counting the entries of this very minute', async () => {
+    const saved = (await post('device-template', { name: 'Now gate', actionId: action.id, data: mode1(1) })).body.data;
+    const justNow = new Date(Date.now() - 1000);
+    await t.ds.query(
+      'INSERT INTO entrance (subjectId, actionId, accreditationId, type, deviceTemplateId, day, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [subjectId, action.id, people.Dana.id, 1, saved.id, localDay(justNow.getTime(), TZ), sqlDate(t.ds, justNow)],
+    );
+    const before = Date.now();
+    const res = await post('device-template/simulate', { templateId: saved.id, actionId: action.id, data: mode1(1) });
+    expect(res.status).toBe(200);
+    const at = Date.parse(res.body.data.at);
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    const byReason = Object.fromEntries(
+      res.body.data.reasons.map((r: { reason: string; count: number }) => [r.reason, r.count]),
+    );
+    expect(byReason).toMatchObject({ OK: 1, ENTRANCES_USED: 1 });
+    await device('Now device', saved.id);
+    const dana = await post('device/simulate-person', { accreditationId: people.Dana.id, at: null });
+    expect(dana.status).toBe(200);
+    expect(dana.body.data.rows.find((r: { templateName: string }) => r.templateName === 'Now gate')).toMatchObject({
+      allowed: false,
+      reason: 'ENTRANCES_USED',
+    });
   });
 });

@@ -1,6 +1,19 @@
 import { deviceTemplateDataSchema } from '@accredo/access';
 import { hasRight } from '@accredo/domain';
-import { Alert, Badge, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,6 +29,7 @@ import {
 import { useAdminSession } from '../../app/admin-session';
 import { notifyError } from '../../app/notify';
 import { rawTemplateData, type RulesFormValues } from './rules-form';
+import { useDateTime } from './shared';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** now on this computer's clock, as the date and time inputs hold it */
@@ -51,6 +65,9 @@ export function RuleSimulator({
   const { t } = useTranslation();
   const session = useAdminSession();
   const start = nowParts();
+  // "now" is the server's moment of the click (the entries of this minute count, whatever this
+  // computer's clock or time zone); a chosen day and time are the subject's wall clock
+  const [now, setNow] = useState(true);
   const [day, setDay] = useState(start.day);
   const [time, setTime] = useState(start.time);
   const [personId, setPersonId] = useState<string | null>(null);
@@ -73,7 +90,10 @@ export function RuleSimulator({
     value: String(p.id),
     label: `${p.firstname} ${p.lastname} (${p.customId})`,
   }));
-  const at = /^\d{4}-\d{2}-\d{2}$/.test(day) && /^\d{2}:\d{2}$/.test(time) ? `${day}T${time}` : null;
+  const chosen = /^\d{4}-\d{2}-\d{2}$/.test(day) && /^\d{2}:\d{2}$/.test(time) ? `${day}T${time}` : null;
+  /** the moment sent: null = now; undefined = the chosen day and time are not valid */
+  const at = now ? null : (chosen ?? undefined);
+  const dateTime = useDateTime();
 
   /** the form's template as the server reads it, or null (with the form's errors shown) */
   const current = async () => {
@@ -92,7 +112,7 @@ export function RuleSimulator({
 
   const runCounts = async () => {
     const template = await current();
-    if (!template || !at) return;
+    if (!template || at === undefined) return;
     setWorking('counts');
     try {
       setCounts(await deviceApi.simulate({ ...template, at }));
@@ -105,7 +125,7 @@ export function RuleSimulator({
 
   const runPerson = async () => {
     const template = await current();
-    if (!template || !at || !personId) return;
+    if (!template || at === undefined || !personId) return;
     setWorking('person');
     try {
       setPerson(await deviceApi.simulatePerson({ accreditationId: Number(personId), at, template }));
@@ -125,24 +145,27 @@ export function RuleSimulator({
         {t('device.sim.intro')}
       </Text>
       <Group align="flex-end" gap="md" wrap="wrap">
+        <Switch label={t('device.sim.now')} checked={now} onChange={(e) => setNow(e.currentTarget.checked)} mb={8} />
         <TextInput
           type="date"
           label={t('device.sim.day')}
           value={day}
+          disabled={now}
           onChange={(e) => setDay(e.currentTarget.value)}
-          error={at ? undefined : t('basics.enterCorrectDate')}
+          error={now || chosen ? undefined : t('basics.enterCorrectDate')}
         />
         <TextInput
           type="time"
           label={t('device.sim.time')}
           value={time}
+          disabled={now}
           onChange={(e) => setTime(e.currentTarget.value)}
         />
         <Button
           leftSection={<IconPlayerPlay size={16} />}
           onClick={runCounts}
           loading={working === 'counts'}
-          disabled={!at || !actionId}
+          disabled={at === undefined || !actionId}
         >
           {t('device.sim.runCounts')}
         </Button>
@@ -155,6 +178,11 @@ export function RuleSimulator({
       {counts && (
         <Stack gap="xs" mt="md" data-testid="sim-counts">
           <Group gap="lg">
+            {now && (
+              <Text size="sm" c="dimmed">
+                {t('device.sim.at', { at: dateTime(counts.at) })}
+              </Text>
+            )}
             <Text size="sm">{t('device.sim.total', { count: counts.total })}</Text>
             <Text size="sm" c="green">
               {t('device.sim.allowedCount', { count: counts.allowed })}
@@ -209,7 +237,7 @@ export function RuleSimulator({
           leftSection={<IconPlayerPlay size={16} />}
           onClick={runPerson}
           loading={working === 'person'}
-          disabled={!at || !personId}
+          disabled={at === undefined || !personId}
         >
           {t('device.sim.runPerson')}
         </Button>

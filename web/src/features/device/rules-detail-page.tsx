@@ -56,7 +56,10 @@ export function RulesDetailPage() {
   );
 }
 
-/** user fields that can hold a date (text kept as YYYY-MM-DD) */
+/**
+ * User fields that can hold a date: spec §3 has no date type, so TEXT fields holding YYYY-MM-DD
+ * (what the engine compares with today; anything else is CUSTOM_DATE_INVALID, D10).
+ */
 const DATE_CAPABLE_TYPES = [1];
 
 function RulesForm({ template }: { template?: DeviceTemplateDto }) {
@@ -404,6 +407,11 @@ function RuleRow({
             ))}
           </Table.Tbody>
         </Table>
+      )}
+      {custom.fields.length > 0 && (
+        <Text size="xs" mt={4}>
+          {t(fieldData.length > 0 ? 'device.rules.customDateFormat' : 'device.rules.noDateFields')}
+        </Text>
       )}
       <Group mt="xs" gap="xs">
         <Button

@@ -112,6 +112,8 @@ describe('rule template form', () => {
     expect(await within(rule).findByText(t('basics.requireField'))).toBeInTheDocument();
     expect(api.calls.some((c) => c.method === 'POST' && c.path === 'device-template')).toBe(false);
 
+    // the form says which format the field must hold (spec §3 has no date type)
+    expect(within(rule).getByText(t('device.rules.customDateFormat'))).toBeInTheDocument();
     // only text fields (dates are kept as text) are offered
     await user.click(input('device.rules.customField', rule));
     const listbox = await screen.findByRole('listbox');
@@ -137,6 +139,15 @@ describe('rule template form', () => {
       ],
       globalRule: { enabled: true, entrances: 1, daily: false, levelId: 0, info: false },
     });
+  });
+
+  it('says how to get a user field for a date rule when there is none', async () => {
+    mockAdminApi({ ...base, 'GET custom-field': [fields[1]] });
+    const { user } = renderWithSession(deviceRoutes, '/device/rules/create?actionId=1');
+    await user.click(await screen.findByRole('button', { name: t('device.rules.addRule') }));
+    const rule = screen.getByRole('group', { name: t('device.rules.ruleNumber', { n: 1 }) });
+    await user.click(within(rule).getByRole('button', { name: t('device.rules.addCustomRule') }));
+    expect(within(rule).getByText(t('device.rules.noDateFields'))).toBeInTheDocument();
   });
 
   it('mode 3 forces a global rule holding only info', async () => {
@@ -237,7 +248,18 @@ describe('rule template form', () => {
     await user.click(screen.getByRole('button', { name: t('device.rules.addRule') }));
     const rule = screen.getByRole('group', { name: t('device.rules.ruleNumber', { n: 1 }) });
     await choose(user, input('device.rules.group', rule), 'Press');
+    // now by default: no moment is sent, the server decides at its own clock
     const day = screen.getByLabelText(t('device.sim.day'));
+    expect(day).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: t('device.sim.runCounts') }));
+    await waitFor(() => expect(bodyOf(api.calls, 'POST', 'device-template/simulate')).toBeDefined());
+    expect(bodyOf(api.calls, 'POST', 'device-template/simulate')).toMatchObject({ at: null });
+    // the moment the server decided at, said back
+    expect(await screen.findByText(new RegExp(`^${t('device.sim.at', { at: '' }).trim()} \\S`))).toBeInTheDocument();
+    api.calls.length = 0;
+
+    await user.click(screen.getByRole('switch', { name: t('device.sim.now') }));
+    expect(day).toBeEnabled();
     await user.clear(day);
     await user.type(day, '2026-11-25');
     const time = screen.getByLabelText(t('device.sim.time'));
