@@ -71,6 +71,8 @@ export interface GateConfig {
   template: { id: number; name: string | null; mode: DeviceMode; zoneId: number | null } | null;
   action: { id: number; name: string | Record<string, string> | null } | null;
   zone: { id: number; name: string } | null;
+  /** the user fields of the template's custom date rules (a refusal names its field) */
+  fields?: { id: number; name: string; label: Record<string, string> | null }[];
   screen: { configured: boolean; mode: DeviceMode | null; directions: GateDirection[]; askAmount: boolean };
 }
 

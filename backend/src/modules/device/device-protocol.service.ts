@@ -1,12 +1,13 @@
 import { type devicePairSchema, type DevicePairResult } from '@accredo/domain';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { type DataSource, In } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { randomToken, sha256 } from '../../common/crypto.js';
 import { createHash } from 'node:crypto';
 import type { DeviceAuth } from '../../common/request.js';
+import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { clearCode, parseCode, sameSecret } from './device-codes.js';
 import { DeviceSessions } from './device-sessions.service.js';
@@ -168,6 +169,11 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
     const subject = await this.ds.getRepository(SubjectEntity).findOneByOrFail({ id: auth.subjectId });
     const a = gate.actionRow;
     const mode = gate.template?.mode ?? null;
+    // the user fields of the custom date rules, so the screen can name the one a refusal is about
+    const fieldIds = [...new Set((gate.template?.rules ?? []).flatMap((r) => r.customRule.map((c) => c.customField)))];
+    const fields = fieldIds.length
+      ? await this.ds.getRepository(CustomFieldEntity).findBy({ subjectId: auth.subjectId, id: In(fieldIds) })
+      : [];
     return {
       device: { id: device.id, name: device.name, uid: device.uid, appVersion: device.appVersion },
       subject: { id: subject.id, name: subject.name, timeZone: gate.timeZone },
@@ -185,6 +191,7 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
         : null,
       gateAction: gate.action,
       zone: gate.zone,
+      fields: fields.map((f) => ({ id: f.id, name: f.name, label: f.label })),
       screen: {
         configured: gate.template !== null,
         mode,
@@ -391,6 +398,15 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
     const g = by(groups, (r) => Number(r.groupId));
     const z = by(zones, (r) => Number(r.zoneId));
     const p = by(passages, (r) => ({ type: Number(r.type) === 1 ? 1 : 0, at: readDate(r.createdAt) }));
+    // the photos' file keys, for the photoUrl a station shows offline (the scan answer's, docs/station.md)
+    const imageIds = [...new Set(rows.filter((r) => r.imageId != null).map((r) => Number(r.imageId)))];
+    const photoKeys = new Map<number, string>();
+    if (imageIds.length)
+      for (const i of (await this.ds.query(
+        `SELECT id, fileKey FROM image WHERE id IN (${imageIds.map(() => '?').join(', ')})`,
+        imageIds,
+      )) as { id: unknown; fileKey: unknown }[])
+        if (i.fileKey) photoKeys.set(Number(i.id), String(i.fileKey));
     return rows.map((r) => {
       const id = Number(r.id);
       const values: Record<number, string | null> = {};
@@ -416,6 +432,9 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
         firstname: String(r.firstname),
         lastname: String(r.lastname),
         imageId: r.imageId === null || r.imageId === undefined ? null : Number(r.imageId),
+        photoUrl: photoKeys.has(Number(r.imageId))
+          ? `/api/file/${encodeURIComponent(photoKeys.get(Number(r.imageId)) ?? '')}`
+          : null,
         passages: p.get(id) ?? [],
       };
     });

@@ -16,11 +16,17 @@ import { StationStatusBar } from './station-status-bar';
 export function GatePage({ network }: { network?: GateNetwork }) {
   const queryClient = useQueryClient();
   const [paired, setPaired] = useState(() => getGateToken() !== null);
+  // the server refused the token (key rotated, device deleted, unpaired elsewhere): the pairing
+  // page says why the gate left the scan screen, and that the last code was not checked
+  const [revoked, setRevoked] = useState(false);
   const station = useStationEvents();
   const stationPaired = station?.status.paired;
 
   useEffect(() => {
-    setGateUnauthorizedHandler(() => setPaired(false));
+    setGateUnauthorizedHandler(() => {
+      setRevoked(true);
+      setPaired(false);
+    });
     return () => setGateUnauthorizedHandler(() => undefined);
   }, []);
 
@@ -37,8 +43,10 @@ export function GatePage({ network }: { network?: GateNetwork }) {
       <>
         {bar}
         <GatePairing
+          notice={revoked ? 'gate.pair.revoked' : null}
           onPaired={() => {
             queryClient.removeQueries({ queryKey: GATE_CONFIG_KEY });
+            setRevoked(false);
             setPaired(true);
           }}
         />
@@ -53,6 +61,7 @@ export function GatePage({ network }: { network?: GateNetwork }) {
         station={station}
         onUnpaired={() => {
           queryClient.removeQueries({ queryKey: GATE_CONFIG_KEY });
+          setRevoked(false);
           setPaired(false);
           if (station) void forgetStation();
         }}

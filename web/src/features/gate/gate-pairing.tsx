@@ -9,7 +9,7 @@ import { GateLanguageSelect, gateErrorText } from './gate-shared';
  * scanned by a keyboard-wedge scanner into the focused field or typed; a name is optional. The
  * browser's device uid is generated once and kept, so pairing again replaces this gate's token.
  */
-export function GatePairing({ onPaired }: { onPaired: () => void }) {
+export function GatePairing({ onPaired, notice = null }: { onPaired: () => void; notice?: string | null }) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
@@ -47,6 +47,11 @@ export function GatePairing({ onPaired }: { onPaired: () => void }) {
             <Title order={1} size="h2" ta="center">
               {t('gate.pair.title')}
             </Title>
+            {notice && (
+              <Alert color="orange" role="alert">
+                {t(notice)}
+              </Alert>
+            )}
             <Text ta="center">{t('gate.pair.intro')}</Text>
             <TextInput
               ref={codeRef}

@@ -135,6 +135,9 @@ export function GateScreen({ onUnpaired, network, station }: GateScreenProps) {
   }, [direction, directions.length, chooseDirection]);
 
   const explain = (answer: GateScanAnswer, cfg: GateConfig | undefined): string => {
+    const fieldId = (answer.data as { fieldId?: unknown } | undefined)?.fieldId;
+    const field = cfg?.fields?.find((f) => f.id === fieldId);
+    const fieldName = field ? (field.label && localized(field.label, i18n.language)) || field.name : null;
     try {
       return reasonMessage(
         {
@@ -145,7 +148,7 @@ export function GateScreen({ onUnpaired, network, station }: GateScreenProps) {
           effects: answer.effects,
         },
         i18n.language,
-        { zone: cfg?.zone?.name ?? null },
+        { zone: cfg?.zone?.name ?? null, field: fieldName },
       );
     } catch {
       return answer.message;
@@ -182,6 +185,9 @@ export function GateScreen({ onUnpaired, network, station }: GateScreenProps) {
       }));
       show({ kind: 'decision', code: value, answer, message: explain(answer, config.data) }, true);
       beep(answer.allowed ? (answer.info ? 'info' : 'allowed') : 'refused');
+      // the admin gave this device a template (or took it away) since the configuration was read
+      if ((answer.reason === 'DEVICE_NOT_CONFIGURED') === Boolean(config.data?.screen.configured))
+        void config.refetch();
     } catch (error) {
       if (error instanceof GateUnreachableError) {
         // stays until the next scan: the operator must know this person was not checked

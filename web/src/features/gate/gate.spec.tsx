@@ -397,6 +397,58 @@ describe('gate screen: scanning', () => {
     expect(api.scans()).toHaveLength(1);
   });
 
+  it('names the user field of a refused custom date rule', async () => {
+    mockDeviceApi({
+      'GET config': () =>
+        ok(
+          config({
+            fields: [{ id: 41, name: 'valid_from', label: { cs: 'Platné od', sk: '', en: 'Valid from', de: '' } }],
+          }),
+        ),
+      'POST scan': () => ok(answer({ allowed: false, reason: 'CUSTOM_DATE_INVALID', data: { fieldId: 41 } })),
+    });
+    const { user } = renderGate();
+    await screen.findByText('Main entrance');
+    await scan(user, 'JANA0001');
+    await waitFor(() => expect(decision()).toHaveTextContent('The date in the field Valid from is missing or invalid'));
+  });
+
+  it('reads its configuration again when a scan shows the admin gave it a template', async () => {
+    const unconfigured = config({
+      template: null,
+      action: null,
+      zone: null,
+      screen: { configured: false, mode: null, directions: ['entry', 'exit'], askAmount: false },
+    });
+    const configs = [unconfigured, config()];
+    const api = mockDeviceApi({
+      'GET config': () => ok(configs.length > 1 ? configs.shift() : configs[0]),
+      'POST scan': (body) => ok(answer({ nonce: body.nonce, data: { used: 1, allowed: 1, daily: 1 } })),
+    });
+    const { user } = renderGate();
+    expect(await screen.findByText(/no rule template yet/)).toBeVisible();
+    await scan(user, 'JANA0001');
+    await waitFor(() => expect(decision()).toHaveAttribute('data-state', 'allowed'));
+    expect(await screen.findByText('Main entrance')).toBeVisible();
+    expect(screen.queryByText(/no rule template yet/)).not.toBeInTheDocument();
+    expect(api.calls.filter((c) => c.path === 'config')).toHaveLength(2);
+  });
+
+  it('a scan refused for a revoked token goes back to pairing and says why', async () => {
+    mockDeviceApi({
+      'GET config': () => ok(config()),
+      'POST scan': () => jsonResponse({ error: { code: 'TOKEN_INVALID', message: 'x', details: {} } }, 401),
+    });
+    const { user } = renderGate();
+    await screen.findByText('Main entrance');
+    await scan(user, 'JANA0001');
+    expect(await screen.findByRole('textbox', { name: /Pairing code/ })).toBeVisible();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'This gate is no longer paired: the server revoked its pairing (a new device key, the device deleted or unpaired). The last code was not checked.',
+    );
+    expect(window.localStorage.getItem(GATE_STORAGE.token)).toBeNull();
+  });
+
   it('says when the gate has no rule template yet', async () => {
     mockDeviceApi({
       'GET config': () =>
