@@ -17,6 +17,7 @@ import ExcelJS from 'exceljs';
 import { type DataSource, In, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { applyGroupDefaults } from '../action-extension/extension-core.js';
 import { randomCode } from '../../common/crypto.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
@@ -178,6 +179,9 @@ export class AccreditationFilesService {
 
   async import(input: z.output<typeof importSchema>): Promise<{ imported: number }> {
     const action = await this.action(input.actionId);
+    // spec §5 Import: extensionImportType (1 manual, 2 from the group) is required when the action has extensions
+    if ((action.extension ?? []).length && !input.extensionImportType)
+      throw AppError.validation([{ path: 'extensionImportType', key: 'basics.requireField' }]);
     const match = /^(?:data:[\w/.+-]*;base64,)?([A-Za-z0-9+/=\s]+)$/.exec(input.dataFile);
     if (!match) throw new AppError('DATA_BASE64_INVALID');
     const data = Buffer.from(match[1].replace(/\s+/g, ''), 'base64');
@@ -388,6 +392,14 @@ export class AccreditationFilesService {
           r.texts.map((t) => ({ accreditationId: ids[k], actionId: action.id, ...t })),
         );
         if (groupLinks.length) await m.getRepository(AccreditationGroupEntity).insert(groupLinks);
+        // extensionImportType 2: each person gets their group's meal and parking defaults (issue 14)
+        if (input.extensionImportType === 2)
+          await applyGroupDefaults(
+            this.ds,
+            m,
+            subjectId,
+            groupLinks.map((l) => ({ accreditationId: l.accreditationId, actionId: action.id, groupIds: [l.groupId] })),
+          );
         if (zoneLinks.length) await m.getRepository(AccreditationZoneEntity).insert(zoneLinks);
         for (let j = 0; j < valueRows.length; j += 500)
           await m.getRepository(AccreditationValueEntity).insert(valueRows.slice(j, j + 500));

@@ -28,6 +28,7 @@ import { dummyPasswordHash, verifyPassword } from '../../common/crypto.js';
 import { toFieldErrors } from '../../common/zod.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { runInTenant } from '../../database/tenant.js';
+import { ActionExtensionService, storeChoices } from '../action-extension/action-extension.service.js';
 import { AccreditationService } from '../accreditation/accreditation.service.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
@@ -86,6 +87,7 @@ export class OnlineService {
     private readonly accreditations: AccreditationService,
     private readonly mails: AccreditationMailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly extensions: ActionExtensionService,
   ) {}
 
   // ---- the channel and its state ----
@@ -183,6 +185,14 @@ export class OnlineService {
         })),
         viewMealSelect: channel.viewMealSelect && hasExtension(1),
         viewParkingSelect: channel.viewParkingSelect && hasExtension(2),
+        mealItems:
+          channel.viewMealSelect && hasExtension(1) && subject.extensions?.includes(1)
+            ? await this.extensions.onlineItems(1, action.id)
+            : [],
+        parkingItems:
+          channel.viewParkingSelect && hasExtension(2) && subject.extensions?.includes(2)
+            ? await this.extensions.onlineItems(2, action.id)
+            : [],
       };
     });
   }
@@ -350,7 +360,8 @@ export class OnlineService {
         if (attribute.required && !body.checkingAttributes[String(attribute.id)])
           errors.push({ path: `checkingAttributes.${attribute.id}`, key: 'webChannelRules.checkingAttributeRequired' });
       }
-      // Meal and parking choices are taken only where the form offers them (not yet on any action).
+      // Meal and parking choices are taken only where the form offers them, stored with the
+      // person in the same transaction with their capacities held (issue 14).
       const offers = (flag: boolean, type: number) => flag && (action.extension ?? []).includes(type);
       if (body.mealItems.length && !offers(channel.viewMealSelect, 1))
         errors.push({ path: 'mealItems', key: 'basics.invalidValue' });
@@ -375,29 +386,41 @@ export class OnlineService {
           source: 'web',
           photoField: 'image',
           fixedFields,
-          inTransaction: code
-            ? async (m, row) => {
-                await m.getRepository(WebChannelCodeLogEntity).insert({
-                  codeId: code.id,
-                  accreditationId: row.id,
-                  date: new Date(),
-                  firstname: row.firstname,
-                  lastname: row.lastname,
-                  email: row.email,
-                });
-                // One conditional UPDATE counts the use; it comes last, so a code shared by many
-                // visitors stays locked only until the commit right after.
-                const esc = (c: string) => m.connection.driver.escape(c);
-                const counted = await m
-                  .createQueryBuilder()
-                  .update(WebChannelCodeEntity)
-                  .set({ used: () => `${esc('used')} + 1` })
-                  .where('id = :id', { id: code.id })
-                  .andWhere(`(${esc('numberOfUse')} = 0 OR ${esc('used')} < ${esc('numberOfUse')})`)
-                  .execute();
-                if (!counted.affected) throw new AppError('USED_WEB_CHANNEL_CODE');
-              }
-            : undefined,
+          inTransaction: async (m, row) => {
+            for (const [type, items] of [
+              [1, body.mealItems],
+              [2, body.parkingItems],
+            ] as const)
+              if (items.length)
+                await storeChoices(
+                  m.connection,
+                  m,
+                  { subjectId: channel.subjectId, actionId: action.id, type },
+                  row.id,
+                  items.filter((i) => i.have),
+                );
+            if (code) {
+              await m.getRepository(WebChannelCodeLogEntity).insert({
+                codeId: code.id,
+                accreditationId: row.id,
+                date: new Date(),
+                firstname: row.firstname,
+                lastname: row.lastname,
+                email: row.email,
+              });
+              // One conditional UPDATE counts the use; it comes last, so a code shared by many
+              // visitors stays locked only until the commit right after.
+              const esc = (c: string) => m.connection.driver.escape(c);
+              const counted = await m
+                .createQueryBuilder()
+                .update(WebChannelCodeEntity)
+                .set({ used: () => `${esc('used')} + 1` })
+                .where('id = :id', { id: code.id })
+                .andWhere(`(${esc('numberOfUse')} = 0 OR ${esc('used')} < ${esc('numberOfUse')})`)
+                .execute();
+              if (!counted.affected) throw new AppError('USED_WEB_CHANNEL_CODE');
+            }
+          },
         },
       );
 

@@ -538,7 +538,7 @@ describe('online registration (spec §7 Online, §4, §5 Online registration, §
         groups: [g.id],
         checkingAttributes: { rules: true },
         customField: [{ id: fields.company.id, value: 'ACME' }],
-        mealItems: [1],
+        mealItems: [{ itemId: 1 }],
       });
       expect(meal.body.error.details.fields).toEqual([{ path: 'mealItems', key: 'basics.invalidValue' }]);
       const ok = await post({

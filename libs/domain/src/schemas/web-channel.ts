@@ -3,6 +3,7 @@ import type { Language } from '../constants.js';
 import { booleanSchema, optionalId, REQUIRED, requiredString } from './common.js';
 import { customFieldValueSchema, personShape } from './accreditation.js';
 import { calendarDate, dateTime, type MultiText, optionalMultiText } from './setup.js';
+import { type OnlineExtensionItem, onlineExtensionItemsSchema } from '../extension.js';
 
 /**
  * Web channels and public online registration (spec §3 Web channel, External code, Online
@@ -443,6 +444,10 @@ export interface OnlineChannelData extends OnlineChannelInfo {
   /** meal / parking selection offered: the flag is on and the action has that extension */
   viewMealSelect: boolean;
   viewParkingSelect: boolean;
+  /** the meal items offered (active ones; full ones marked), empty unless viewMealSelect */
+  mealItems: OnlineExtensionItem[];
+  /** the parking areas offered, empty unless viewParkingSelect */
+  parkingItems: OnlineExtensionItem[];
 }
 
 /** Spec §3 Online registration payload; POST accreditation/{key}. */
@@ -455,9 +460,9 @@ export const onlineRegistrationSchema = z.object({
   groups: z.array(z.coerce.number().int().positive()).max(1, { error: 'basics.invalidValue' }).default([]),
   /** the photo as a data URL (png, jpg, gif; 2 MB) */
   image: z.string().max(3_000_000, { error: 'photo.chooseToolTipOnline' }).nullish(),
-  /** meal items chosen (only with viewMealSelect on an action with the meal extension) */
-  mealItems: z.array(z.unknown()).max(200).default([]),
-  parkingItems: z.array(z.unknown()).max(200).default([]),
+  /** meal items chosen, {itemId, option} (only with viewMealSelect on an action with the meal extension) */
+  mealItems: onlineExtensionItemsSchema,
+  parkingItems: onlineExtensionItemsSchema,
   /** ticked checking attributes by their id (spec §5 ca-{id}) */
   checkingAttributes: z.record(z.string(), z.boolean()).default({}),
   /** the form's language; accepted, not stored (mail templates have one text) */
