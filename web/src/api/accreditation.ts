@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { AccreditationDto, accreditationSchema, CustomFieldValue } from '@accredo/domain';
+import type { AccreditationDto, accreditationSchema, CheckedAccreditationDto, CustomFieldValue } from '@accredo/domain';
 import { adminConfig } from './admin';
 import { type Method, request } from './client';
 
 const call = <T>(method: Method, path: string, body?: unknown) => request<T>(adminConfig, method, path, body);
 
-export type { AccreditationDto, CustomFieldValue };
+export type { AccreditationDto, CheckedAccreditationDto, CustomFieldValue };
 
 /** The body of `POST user` / `PUT user/{id}`: the output of the shared `accreditationSchema`. */
 export type AccreditationPayload = z.output<typeof accreditationSchema>;
@@ -44,7 +44,8 @@ export const accreditationApi = {
   create: (body: AccreditationPayload) => call<AccreditationDto>('POST', 'user', body),
   update: (id: number, body: AccreditationPayload) => call<AccreditationDto>('PUT', `user/${id}`, body),
   /** 404 BC_NOT_EXIST when no accreditation has the code */
-  check: (bc: string) => call<AccreditationDto>('GET', `user/check/${encodeURIComponent(bc)}`),
+  /** the person of a badge's code (a versioned one too); `checked` tells which badge was read */
+  check: (bc: string) => call<CheckedAccreditationDto>('GET', `user/check/${encodeURIComponent(bc)}`),
   credit: (userId: number) => call<CreditInfo>('GET', `user-credit/${userId}`),
   /** 409 CREDIT_NOT_ENOUGH when removing more than the balance */
   changeCredit: (userId: number, body: CreditChangePayload) => call<CreditInfo>('PUT', `user-credit/${userId}`, body),

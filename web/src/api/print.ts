@@ -20,11 +20,22 @@ export interface PrintAnswer {
   printed: number;
 }
 
+/**
+ * How a print is made (issue 13): `replace` gives every printed person a new badge version, so
+ * their old badge is refused at the gates (docs/access-control.md "Badge versions"); sent only when on.
+ */
+export interface PrintOptions {
+  replace?: boolean;
+}
+
+const withOptions = (options: PrintOptions) => (options.replace ? { replace: true } : {});
+
 export const printApi = {
   /** the badges of the chosen people, or with `all` of everyone of the filter */
-  print: async (target: BulkTarget): Promise<PrintAnswer> => {
+  print: async (target: BulkTarget, options: PrintOptions = {}): Promise<PrintAnswer> => {
     const answer = await requestEnvelope<Partial<PrintAnswer>>(adminConfig, 'POST', 'user/print', {
       ...target,
+      ...withOptions(options),
       type: 'html',
     });
     return {
@@ -66,8 +77,8 @@ function headerErrors(value: string | null): PrintFailure[] {
 
 export const pdfApi = {
   /** POST user/print with type pdf: the PDF (up to 200 badges) or a job (more). */
-  print: async (target: BulkTarget): Promise<PdfAnswer> => {
-    const response = await rawCall('POST', 'user/print', { ...target, type: 'pdf' });
+  print: async (target: BulkTarget, options: PrintOptions = {}): Promise<PdfAnswer> => {
+    const response = await rawCall('POST', 'user/print', { ...target, ...withOptions(options), type: 'pdf' });
     const type = response.headers.get('content-type') ?? '';
     if (type.startsWith('application/pdf')) {
       return {

@@ -48,8 +48,10 @@ export function AccreditationCheckPage() {
     setFailed(false);
     try {
       const found = await accreditationApi.check(bc);
-      queryClient.setQueryData(accreditationByBcKey(found.bc), found);
-      navigate(`/accreditation/check/${encodeURIComponent(found.bc)}`);
+      // the badge's code as read (a versioned one names which badge: a replaced one is shown as such)
+      const read = found.checked?.code ?? found.bc;
+      queryClient.setQueryData(accreditationByBcKey(read), found);
+      navigate(`/accreditation/check/${encodeURIComponent(read)}`);
     } catch (error) {
       if (isNotFound(error)) setNotFound(bc);
       else {
@@ -134,7 +136,29 @@ export function AccreditationCheckDetailPage() {
     navigate('/accreditation/check', { replace: true });
   }, [error, navigate]);
   if (!query.data) return <LoadingState />;
-  return (
+  const checked = query.data.checked;
+  const editor = (
     <AccreditationEditor key={query.data.id} actionId={query.data.actionId} accreditation={query.data} mode="check" />
+  );
+  if (!checked?.superseded) return editor;
+  return (
+    <Stack gap="md">
+      <SupersededBadge
+        version={checked.version}
+        current={query.data.badgeVersion ?? 0}
+        code={query.data.badgeCode ?? query.data.bc}
+      />
+      {editor}
+    </Stack>
+  );
+}
+
+/** A badge that a reprint retired ("replace the old badge"): its code no longer opens gates. */
+function SupersededBadge({ version, current, code }: { version: number; current: number; code: string }) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="red" role="alert" title={t('accreditationDetail.badgeSupersededTitle')}>
+      {t('accreditationDetail.badgeSuperseded', { version, current, code })}
+    </Alert>
   );
 }

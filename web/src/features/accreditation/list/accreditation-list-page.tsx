@@ -13,6 +13,7 @@ import {
   IconMail,
   IconPrinter,
   IconFileTypePdf,
+  IconReplace,
   IconTrash,
   IconUsersGroup,
 } from '@tabler/icons-react';
@@ -43,6 +44,7 @@ import { readStoredFilter, writeStoredFilter } from './filter-storage';
 import { RowHistory } from './row-history';
 import { SendMailModal } from './send-mail-modal';
 import { usePdfBadges } from './use-pdf';
+import { PrintOptionsModal } from './print-options-modal';
 import { usePrintBadges } from './use-print';
 
 const EDITABLE = 'input:not([type="checkbox"]):not([type="radio"]), textarea, select, [contenteditable="true"]';
@@ -94,6 +96,7 @@ function AccreditationList({ actionId }: { actionId: number }) {
   const [filterOpen, setFilterOpen] = useState(false);
   const [bulk, setBulk] = useState<BulkKind | null>(null);
   const [mailOpen, setMailOpen] = useState(false);
+  const [printOptionsOpen, setPrintOptionsOpen] = useState(false);
   const exporter = useExportAccreditations();
   const imageExporter = useExportImages();
 
@@ -319,6 +322,15 @@ function AccreditationList({ actionId }: { actionId: number }) {
                   {t(pdf.isPending ? 'templateEngine.generatingPdf' : 'templateEngine.generatePdf')}
                 </Menu.Item>
               )}
+              {can('getUserPrintData') && (
+                <Menu.Item
+                  leftSection={<IconReplace size={16} />}
+                  disabled={printer.isPending || pdf.isPending}
+                  onClick={() => setPrintOptionsOpen(true)}
+                >
+                  {t('templateEngine.printOptions')}
+                </Menu.Item>
+              )}
               {hasRight(session, 'emailQueue', 'sendMail') && (
                 <Menu.Item leftSection={<IconMail size={16} />} onClick={() => setMailOpen(true)}>
                   {t('mail.send.menu')}
@@ -394,6 +406,13 @@ function AccreditationList({ actionId }: { actionId: number }) {
       />
       {printer.modal}
       {pdf.modal}
+      <PrintOptionsModal
+        opened={printOptionsOpen}
+        count={selectedCount}
+        onClose={() => setPrintOptionsOpen(false)}
+        onPrint={(options) => printer.run(target, options)}
+        onPdf={(options) => pdf.run(target, options)}
+      />
       <SendMailModal
         opened={mailOpen}
         onClose={() => setMailOpen(false)}

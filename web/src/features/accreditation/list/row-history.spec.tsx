@@ -33,7 +33,10 @@ const row = accreditationRow(1, {
         note: null,
       },
     ],
-    print: [{ date: '2026-11-22T10:00:00.000Z', adminUser: 'Eve' }],
+    print: [
+      { date: '2026-11-22T10:30:00.000Z', adminUser: 'Bob', badgeVersion: 1, retiredVersion: 0 },
+      { date: '2026-11-22T10:00:00.000Z', adminUser: 'Eve', badgeVersion: 0, retiredVersion: null },
+    ],
     entrance: [{ date: '2026-11-22T11:00:00.000Z', type: 1, deviceId: 4 }],
   },
 });
@@ -61,6 +64,10 @@ describe('accreditation list: row history and entrance filter (spec §2)', () =>
     expect(
       screen.getByRole('button', { name: t('accreditationHistory.historyOf', { name: 'Ada Lovelace' }) }),
     ).toBeInTheDocument();
+    // a print that replaced the badge says which badge it retired, and by whom; an ordinary one does not
+    const retired = t('accreditationHistory.badgeRetired', { version: 0, current: 1 });
+    expect(within(tip).getByText(new RegExp(`· Bob · ${literal(retired)}$`))).toBeInTheDocument();
+    expect(within(tip).getAllByText(new RegExp(literal(retired)))).toHaveLength(1);
   });
 
   it('says so when a person has no history yet', async () => {

@@ -49,7 +49,18 @@ export function RowHistory({ row }: { row: AccreditationRow }) {
       )}
       {section(
         t('accreditationHistory.prints'),
-        history.print.map((p) => [when(p.date), p.adminUser].filter(Boolean).join(' · ')),
+        history.print.map((p) =>
+          [
+            when(p.date),
+            p.adminUser,
+            // a print with "replace the old badge": the badge it retired (refused at the gates since)
+            p.retiredVersion === null || p.retiredVersion === undefined
+              ? null
+              : t('accreditationHistory.badgeRetired', { version: p.retiredVersion, current: p.badgeVersion }),
+          ]
+            .filter(Boolean)
+            .join(' · '),
+        ),
       )}
       {section(
         t('accreditationHistory.entrances'),

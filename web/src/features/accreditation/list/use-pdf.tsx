@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import type { BulkTarget } from '../../../api/accreditation-list';
 import { saveBlob } from '../../../api/accreditation-files';
-import { type PdfJob, type PrintAnswer, pdfApi } from '../../../api/print';
+import { type PdfJob, type PrintAnswer, type PrintOptions, pdfApi } from '../../../api/print';
 import { i18n } from '../../../app/i18n';
 import { notifyError } from '../../../app/notify';
 import { bulkErrorKey } from './bulk-modals';
@@ -24,7 +24,8 @@ function JobProgress({ job }: { job: PdfJob }) {
 }
 
 export interface PdfBadges {
-  run: (target: BulkTarget) => void;
+  /** `options.replace`: a reprint that retires the old badges (the print options modal) */
+  run: (target: BulkTarget, options?: PrintOptions) => void;
   isPending: boolean;
   /** the error list modal; render it once */
   modal: ReactNode;
@@ -38,7 +39,9 @@ export interface PdfBadges {
  */
 export function usePdfBadges(onPrinted: () => void): PdfBadges {
   const [failures, setFailures] = useState<PrintAnswer | null>(null);
-  const mutation = useMutation({ mutationFn: (t: BulkTarget) => pdfApi.print(t) });
+  const mutation = useMutation({
+    mutationFn: ({ target: t, options }: { target: BulkTarget; options: PrintOptions }) => pdfApi.print(t, options),
+  });
 
   const follow = async (first: PdfJob) => {
     const id = `pdf-job-${first.id}`;
@@ -91,32 +94,35 @@ export function usePdfBadges(onPrinted: () => void): PdfBadges {
     });
   };
 
-  const run = (selection: BulkTarget) => {
+  const run = (selection: BulkTarget, options: PrintOptions = {}) => {
     if (mutation.isPending) return;
     if (!selection.all && selection.userId.length === 0) {
       notifyError('accreditation.chooseUsers');
       return;
     }
-    mutation.mutate(selection, {
-      onSuccess: (answer) => {
-        if (answer.kind === 'job') {
-          void follow(answer.job);
-          return;
-        }
-        if (answer.error.length)
-          setFailures({
-            data: null,
-            fileName: '',
-            error: answer.error,
-            printed: answer.kind === 'file' ? answer.printed : 0,
-          });
-        if (answer.kind === 'file') {
-          saveBlob(answer.file);
-          if (answer.printed) onPrinted();
-        }
+    mutation.mutate(
+      { target: selection, options },
+      {
+        onSuccess: (answer) => {
+          if (answer.kind === 'job') {
+            void follow(answer.job);
+            return;
+          }
+          if (answer.error.length)
+            setFailures({
+              data: null,
+              fileName: '',
+              error: answer.error,
+              printed: answer.kind === 'file' ? answer.printed : 0,
+            });
+          if (answer.kind === 'file') {
+            saveBlob(answer.file);
+            if (answer.printed) onPrinted();
+          }
+        },
+        onError: (error) => notifyError(bulkErrorKey(error, 'templateEngine.pdfError')),
       },
-      onError: (error) => notifyError(bulkErrorKey(error, 'templateEngine.pdfError')),
-    });
+    );
   };
 
   return {

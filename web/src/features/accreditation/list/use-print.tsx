@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BulkTarget } from '../../../api/accreditation-list';
-import { type PrintAnswer, type PrintFailure, printApi } from '../../../api/print';
+import { type PrintAnswer, type PrintFailure, type PrintOptions, printApi } from '../../../api/print';
 import { i18n } from '../../../app/i18n';
 import { notifyError } from '../../../app/notify';
 import { bulkErrorKey } from './bulk-modals';
@@ -92,7 +92,8 @@ export function PrintErrorsModal({ answer, onClose }: { answer: PrintAnswer | nu
 }
 
 export interface PrintBadges {
-  run: (target: BulkTarget) => void;
+  /** `options.replace`: a reprint that retires the old badges (the print options modal) */
+  run: (target: BulkTarget, options?: PrintOptions) => void;
   isPending: boolean;
   /** the error list modal; render it once */
   modal: ReactNode;
@@ -106,22 +107,27 @@ export interface PrintBadges {
  */
 export function usePrintBadges(target: BulkTarget, enabled: boolean, onPrinted: () => void): PrintBadges {
   const [failures, setFailures] = useState<PrintAnswer | null>(null);
-  const mutation = useMutation({ mutationFn: (t: BulkTarget) => printApi.print(t) });
+  const mutation = useMutation({
+    mutationFn: ({ target: t, options }: { target: BulkTarget; options: PrintOptions }) => printApi.print(t, options),
+  });
 
-  const run = (selection: BulkTarget) => {
+  const run = (selection: BulkTarget, options: PrintOptions = {}) => {
     if (mutation.isPending) return;
     if (!selection.all && selection.userId.length === 0) {
       notifyError('accreditation.chooseUsers');
       return;
     }
-    mutation.mutate(selection, {
-      onSuccess: (answer) => {
-        if (answer.error.length) setFailures(answer);
-        if (answer.data) showPrintFrame(answer.data);
-        if (answer.printed) onPrinted();
+    mutation.mutate(
+      { target: selection, options },
+      {
+        onSuccess: (answer) => {
+          if (answer.error.length) setFailures(answer);
+          if (answer.data) showPrintFrame(answer.data);
+          if (answer.printed) onPrinted();
+        },
+        onError: (error) => notifyError(bulkErrorKey(error, 'templateEngine.printError')),
       },
-      onError: (error) => notifyError(bulkErrorKey(error, 'templateEngine.printError')),
-    });
+    );
   };
 
   // Ctrl/Cmd+P prints the selection (spec §2 Layout); the latest selection, whatever render set it.
