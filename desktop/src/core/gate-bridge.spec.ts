@@ -84,6 +84,10 @@ async function fakeServer(options: { badge?: 'missing' | 'pdf' } = {}) {
     if (path === 'config')
       return json(200, { data: { device: { id: 7, name: 'Desk 1' }, screen: { configured: true } } });
     if (path === 'unpair') return json(200, { data: { unpaired: true } });
+    if (path === '/api/file/photo-key-1') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      return res.end('JPEG photo bytes');
+    }
     if (path.startsWith('badge/')) {
       if (options.badge !== 'pdf')
         return json(404, { error: { code: 'NOT_FOUND', message: 'Not found', details: null } });
@@ -525,5 +529,43 @@ describe('readers -> decision -> relay', () => {
     await p.bridge.printDone;
     expect(p.printer.jobs).toHaveLength(2);
     expect(withBadges.seen.slice(before).map((call) => call.path)).toContain('badge/42');
+  });
+});
+
+describe('photos at the station', () => {
+  it('proxies a photoUrl from the server with the station token, keeps it for offline, and refuses anything else', async () => {
+    const remote = await server();
+    const s = await station({ server: { url: remote.url } });
+    const photo = (key: string) => fetch(`${s.server.url}/api/file/${key}`);
+    expect((await photo('photo-key-1')).status).toBe(404); // not paired: nothing to ask
+    await s.api('POST', '/api/device/v1/pair', pairBody);
+
+    const first = await photo('photo-key-1');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('image/jpeg');
+    expect(first.headers.get('cache-control')).toBe('private, max-age=3600');
+    expect(await first.text()).toBe('JPEG photo bytes');
+    // the token went to the server, never to the browser
+    expect(remote.seen.findLast((call) => call.path.startsWith('/api/file/'))).toMatchObject({
+      method: 'GET',
+      path: '/api/file/photo-key-1',
+      authorization: 'Bearer server-token-1',
+    });
+    expect(JSON.stringify([...first.headers])).not.toContain('server-token-1');
+
+    // the server is away: a photo seen once is still shown
+    remote.setUp(false);
+    const asked = remote.seen.length;
+    const offline = await photo('photo-key-1');
+    expect([offline.status, await offline.text()]).toEqual([200, 'JPEG photo bytes']);
+    expect(remote.seen.length).toBe(asked);
+    remote.setUp(true);
+
+    // unknown, malformed or foreign keys: a 404 in the envelope, nothing else is fetched through it
+    for (const key of ['unknown-key', '..%2F..%2Fapi%2Fdevice%2Fv1%2Fconfig', '%E0%A4%A', 'a%20b'])
+      expect(await (await photo(key)).json(), key).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect(remote.seen.slice(asked).map((call) => call.path)).toEqual(['/api/file/unknown-key']);
+    const post = await fetch(`${s.server.url}/api/file/photo-key-1`, { method: 'POST' });
+    expect(post.status).toBe(405);
   });
 });

@@ -23,6 +23,18 @@ const NONCES_KEPT = 1000;
  * `unavailable` in the status, and nothing is printed.
  */
 export const BADGE_PATH = (personId: number) => `badge/${personId}`;
+/** a photo's file key as the server makes them (the `/api/file/{key}` of a person's photoUrl) */
+export const PHOTO_KEY = /^[A-Za-z0-9._~-]{1,191}$/;
+/** photos kept in memory for the gate screen (never on disk: a stolen station holds none) */
+const PHOTO_CACHE_BYTES = 64 * 1024 * 1024;
+const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+const PHOTO_TIMEOUT_MS = 5_000;
+
+/** A photo as the station's local server sends it. */
+export interface Photo {
+  type: string;
+  body: Buffer;
+}
 
 /** What the bridge needs of a gate client (GateClient with its store; a fake in tests). */
 export interface Gate {
@@ -84,6 +96,9 @@ export class GateBridge {
   #gate: Gate | null = null;
   #readerQueue: Promise<void> = Promise.resolve();
   #relayState: { state: 'ready' | 'error'; message: string | null } = { state: 'ready', message: null };
+  /** photos fetched through the station, least recently used first (Map order) */
+  readonly #photos = new Map<string, Photo>();
+  #photoBytes = 0;
   #printerState: { state: 'ready' | 'printed' | 'error' | 'unavailable'; message: string | null } = {
     state: 'ready',
     message: null,
@@ -416,6 +431,50 @@ export class GateBridge {
       return 'error';
     } finally {
       this.publishStatus();
+    }
+  }
+
+  /**
+   * GET /api/file/{key} at the station: a person's photo (the `photoUrl` of a decision, online or
+   * from the snapshot offline). Fetched from the server with the station's token, which never
+   * reaches the browser, and kept in memory (64 MB, least recently used out), so a photo seen
+   * once is shown offline too. null: the server has no such file, or it cannot be fetched now.
+   */
+  async photo(key: string): Promise<Photo | null> {
+    if (!PHOTO_KEY.test(key)) return null;
+    const cached = this.#photos.get(key);
+    if (cached) {
+      this.#photos.delete(key);
+      this.#photos.set(key, cached);
+      return cached;
+    }
+    const { server, token } = this.#pairing;
+    if (!server || !token) return null;
+    try {
+      const response = await this.#fetch(`${server.replace(/\/+$/, '')}/api/file/${encodeURIComponent(key)}`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'image/*' },
+        signal: AbortSignal.timeout(PHOTO_TIMEOUT_MS),
+      });
+      const type = response.headers.get('content-type') ?? '';
+      const length = Number(response.headers.get('content-length') ?? 0);
+      if (!response.ok || !type.startsWith('image/') || length > PHOTO_MAX_BYTES) {
+        await response.body?.cancel();
+        return null;
+      }
+      const body = Buffer.from(await response.arrayBuffer());
+      if (body.length > PHOTO_MAX_BYTES) return null;
+      const photo = { type, body };
+      this.#photos.set(key, photo);
+      this.#photoBytes += body.length;
+      for (const [old, p] of this.#photos) {
+        if (this.#photoBytes <= PHOTO_CACHE_BYTES) break;
+        this.#photos.delete(old);
+        this.#photoBytes -= p.body.length;
+      }
+      return photo;
+    } catch (error) {
+      this.#log(`photo: ${(error as Error).message}`);
+      return null;
     }
   }
 

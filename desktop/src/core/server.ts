@@ -82,6 +82,8 @@ export interface StationServerOptions {
  *   (drop the pairing here only);
  * - the device protocol the gate screen calls, same paths and shapes as the server's:
  *   `POST /api/device/v1/pair`, `POST …/unpair`, `GET …/config`, `POST …/scan` (GateBridge);
+ * - `GET /api/file/{key}`: a person's photo, fetched from the server with the station's token and
+ *   kept in memory (GateBridge.photo), so the screen's `<img src=photoUrl>` works at the station;
  * - anything else under /api/ is a 404 in the product's error envelope; other GETs are the web app
  *   (static.ts: `/gate` is its gate screen; `/` redirects there).
  */
@@ -157,6 +159,24 @@ export async function startServer(station: Station, options: StationServerOption
         }
         return;
       }
+    }
+    if (bridge && path.startsWith('/api/file/')) {
+      if (!only('GET')) return;
+      let key = '';
+      try {
+        key = decodeURIComponent(path.slice('/api/file/'.length));
+      } catch {
+        // a malformed escape names no photo
+      }
+      const photo = await bridge.photo(key);
+      if (!photo) return fail(response, 404, 'NOT_FOUND', 'No such photo here');
+      response.writeHead(200, {
+        'content-type': photo.type,
+        'content-length': photo.body.length,
+        'cache-control': 'private, max-age=3600',
+        'x-content-type-options': 'nosniff',
+      });
+      return void response.end(method === 'HEAD' ? undefined : photo.body);
     }
     // the station is a gate: its root (the Electron window, `chromium --app=http://127.0.0.1:8090`) is /gate
     if (isGet && path === '/' && webDist) {

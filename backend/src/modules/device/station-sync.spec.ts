@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pngDataUrl } from '../../testing/images.js';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
 import { entryRules, type GateWorld, gateWorld } from './device-testing.js';
 import { sqlDate } from './sql.js';
@@ -18,7 +19,7 @@ interface Result {
   allowed: boolean;
   reason: string;
   offline: boolean;
-  person: { id: number; firstname: string } | null;
+  person: { id: number; firstname: string; photoUrl?: string | null } | null;
   effects: unknown[];
 }
 interface Store {
@@ -257,6 +258,19 @@ describe('station offline store and sync against the server (issue 12)', () => {
     // offline, the station counts its own scans: the single entrance is used
     expect(await gate.scan(p.bc)).toMatchObject({ allowed: false, reason: 'ENTRANCES_USED', offline: true });
     expect(await gate.scan('NOBODY1234')).toMatchObject({ allowed: false, reason: 'NOT_FOUND', offline: true });
+    // offline the person comes with the photo's URL too (the station's local server fetches it)
+    const withPhoto = await w.person(11, { imageData: pngDataUrl(5, 4) });
+    net.mode = 'up';
+    await gate.sync();
+    net.mode = 'down';
+    const shown = await gate.scan(withPhoto.bc);
+    expect(shown).toMatchObject({ allowed: true, offline: true, person: { id: withPhoto.id } });
+    const [photoRow] = await t.ds.query(
+      'SELECT i.fileKey AS k FROM accreditation a JOIN image i ON i.id = a.imageId WHERE a.id = ?',
+      [withPhoto.id],
+    );
+    expect(shown.person?.photoUrl).toBe(`/api/file/${photoRow.k}`);
+    expect((await gate.scan(p.bc)).person?.photoUrl).toBeNull();
 
     // back online: the next round uploads and the server counts the offline entry
     net.mode = 'up';

@@ -22,6 +22,8 @@ export interface WirePerson extends GatePerson {
   firstname: string;
   lastname: string;
   imageId: number | null;
+  /** the photo's file URL (`/api/file/{key}`; the station's local server fetches it) */
+  photoUrl?: string | null;
   /** this person's entries and exits under the device's template on the server (D2) */
   passages: Passage[];
 }

@@ -118,6 +118,7 @@ const shown = (p: WirePerson, credit: number): GatePersonShown => ({
   lastname: p.lastname,
   bc: p.bc,
   imageId: p.imageId,
+  photoUrl: p.photoUrl ?? null,
   groupIds: p.groupIds,
   zoneIds: p.zoneIds,
   credit,
