@@ -89,7 +89,8 @@ export const accreditationListApi = {
     filterData
       ? pageCall('user/filter', { actionId, page, pageSize, filterData }, signal)
       : pageCall('user/all', { actionId, page, pageSize }, signal),
-  assignGroups: (body: BulkTarget & { groupsId: number[] }) => call<BulkResult>('POST', 'user/assign-groups', body),
+  assignGroups: (body: BulkTarget & { groupsId: number[]; mode: 'replace' | 'add' }) =>
+    call<BulkResult>('POST', 'user/assign-groups', body),
   assignZones: (body: BulkTarget & { zones: number[] }) => call<BulkResult>('POST', 'user/assign-zone', body),
   assignDays: (body: BulkTarget & { days: string[] }) => call<BulkResult>('POST', 'user/assign-days', body),
   /** duplicates into another action: `actualAction` is the source, `actionId` the target */

@@ -93,7 +93,9 @@ export class AccreditationController {
   @HttpCode(200)
   @Right('user', 'assignUserToGroups')
   async assignGroups(@ValidBody(bulkAssignGroupsSchema) body: z.output<typeof bulkAssignGroupsSchema>) {
-    return { changed: await this.service.assignGroups(body.actionId, await this.ids(body), body.groupsId) };
+    return {
+      changed: await this.service.assignGroups(body.actionId, await this.ids(body), body.groupsId, body.mode),
+    };
   }
 
   @Post('user/assign-zone')

@@ -394,9 +394,16 @@ export class AccreditationService {
     return found;
   }
 
-  async assignGroups(actionId: number, ids: number[], groupIds: number[]): Promise<number> {
+  /** `replace`: the people hold exactly these groups afterwards; `add`: these join the groups they hold. */
+  async assignGroups(
+    actionId: number,
+    ids: number[],
+    groupIds: number[],
+    mode: 'replace' | 'add' = 'replace',
+  ): Promise<number> {
     await this.assertOfAction(this.groups, groupIds, actionId, 'groupsId');
-    await this.replaceLinks(ids, AccreditationGroupEntity, 'groupId', groupIds);
+    if (mode === 'add') await this.addLinks(ids, groupIds);
+    else await this.replaceLinks(ids, AccreditationGroupEntity, 'groupId', groupIds);
     // the meal and parking defaults of the groups (issue 14), left out where full
     await applyGroupDefaults(
       this.ds,
@@ -744,6 +751,27 @@ export class AccreditationService {
       await m
         .getRepository(AccreditationValueEntity)
         .insert(p.texts.map((t) => ({ accreditationId: id, actionId, ...t })));
+  }
+
+  /** Adds groups to people, keeping the ones they hold (a pair already there is left as it is). */
+  private async addLinks(ids: number[], groupIds: number[]) {
+    await this.ds.transaction(async (m) => {
+      const repo = m.getRepository(AccreditationGroupEntity);
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        const held = new Set(
+          (await repo.find({ where: { accreditationId: In(chunk), groupId: In(groupIds) } })).map(
+            (l) => `${l.accreditationId}:${l.groupId}`,
+          ),
+        );
+        const rows = chunk.flatMap((accreditationId) =>
+          groupIds
+            .filter((groupId) => !held.has(`${accreditationId}:${groupId}`))
+            .map((groupId) => ({ accreditationId, groupId })),
+        );
+        for (let j = 0; j < rows.length; j += 500) await repo.insert(rows.slice(j, j + 500));
+      }
+    });
   }
 
   private async replaceLinks(

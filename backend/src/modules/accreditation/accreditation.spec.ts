@@ -271,6 +271,18 @@ describe('accreditations (spec §7 Accreditations, §5, §8)', () => {
     });
     expect(grouped.body.max).toBeGreaterThanOrEqual(5);
 
+    // add keeps what people hold (twice is still once); replace (the default) leaves only the chosen groups
+    const groupsOf = async (id: number) =>
+      ((await get(`user/${action.id}/${id}`)).body.data.groupIds as number[]).slice().sort((a, b) => a - b);
+    const add = { actionId: action.id, userId: [ids[0]], groupsId: [groups[1].id], mode: 'add' };
+    expect((await post('user/assign-groups', add)).body.data.changed).toBe(1);
+    expect((await post('user/assign-groups', add)).body.data.changed).toBe(1);
+    expect(await groupsOf(ids[0])).toEqual([groups[0].id, groups[1].id].sort((a, b) => a - b));
+    await post('user/assign-groups', { actionId: action.id, userId: [ids[0]], groupsId: [groups[0].id] });
+    expect(await groupsOf(ids[0])).toEqual([groups[0].id]);
+    const badMode = await post('user/assign-groups', { ...add, mode: 'merge' });
+    expect(badMode.body.error.details.fields.map((f: { path: string }) => f.path)).toEqual(['mode']);
+
     expect(
       (await post('user/assign-zone', { actionId: action.id, userId: ids.slice(0, 2), zones: [zone.id] })).body.data
         .changed,

@@ -118,6 +118,8 @@ export const bulkAssignGroupsSchema = z
   .object({
     ...bulkBase,
     groupsId: z.array(z.coerce.number().int().positive()).min(1, { error: 'accreditation.chooseGroup' }),
+    /** replace (the default, spec §7): the people hold exactly these groups; add: these join what they hold */
+    mode: z.enum(['replace', 'add']).default('replace'),
   })
   .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
 export const bulkAssignZonesSchema = z

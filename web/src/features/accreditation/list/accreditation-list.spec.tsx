@@ -176,6 +176,11 @@ describe('accreditation list', () => {
     expect(within(dialog).getByText(t('accreditation.chooseGroup'))).toBeInTheDocument();
     await user.click(within(dialog).getByRole('combobox', { name: t('accreditation.groups') }));
     await user.click(await screen.findByRole('option', { name: 'VIP' }));
+    // adding is the default; replacing is offered and says what it takes away
+    expect(within(dialog).getByRole('radio', { name: t('accreditation.groupsAdd') })).toBeChecked();
+    expect(within(dialog).queryByText(t('accreditation.groupsReplaceWarning'))).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('radio', { name: t('accreditation.groupsReplace') }));
+    expect(within(dialog).getByText(t('accreditation.groupsReplaceWarning'))).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: t('accreditation.assign') }));
 
     await waitFor(() => expect(bodies('user/assign-groups')).toHaveLength(1));
@@ -185,6 +190,7 @@ describe('accreditation list', () => {
       all: true,
       filterData: stored,
       groupsId: [3],
+      mode: 'replace',
     });
     expect(await screen.findByText(t('accreditation.rowsChanged', { count: 30 }))).toBeInTheDocument();
     await waitFor(() => expect(bodies('user/filter')).toHaveLength(2));

@@ -71,9 +71,10 @@ function Affected({ count }: { count: number }) {
 function GroupsContent({ target, count, onClose, onDone, groups }: ContentProps & { groups: Option[] }) {
   const { t } = useTranslation();
   const choice = useRequiredChoice<string[]>([], 'accreditation.chooseGroup', isNoneOf);
+  const [mode, setMode] = useState<'replace' | 'add'>('add');
   const bulk = useBulk(
     'groups',
-    (groupsId: number[]) => accreditationListApi.assignGroups({ ...target, groupsId }),
+    (groupsId: number[]) => accreditationListApi.assignGroups({ ...target, groupsId, mode }),
     onDone,
   );
   const submit = (event: FormEvent) => {
@@ -94,6 +95,21 @@ function GroupsContent({ target, count, onClose, onDone, groups }: ContentProps 
           onChange={choice.onChange}
           error={choice.error}
         />
+        <Radio.Group
+          label={t('accreditation.groupsMode')}
+          value={mode}
+          onChange={(value) => setMode(value === 'replace' ? 'replace' : 'add')}
+        >
+          <Stack gap={6} mt={6}>
+            <Radio value="add" label={t('accreditation.groupsAdd')} />
+            <Radio value="replace" label={t('accreditation.groupsReplace')} />
+          </Stack>
+        </Radio.Group>
+        {mode === 'replace' && (
+          <Alert color="yellow" role="status">
+            {t('accreditation.groupsReplaceWarning')}
+          </Alert>
+        )}
       </Stack>
       <ModalActions onClose={onClose} busy={bulk.isPending} label={t('accreditation.assign')} />
     </form>
