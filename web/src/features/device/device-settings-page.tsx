@@ -1,5 +1,5 @@
 import { hasRight } from '@accredo/domain';
-import { Alert, Box, Button, Code, CopyButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Code, CopyButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -37,10 +37,11 @@ function CodeCard({ title, hint, code, testId }: { title: string; hint: string; 
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: bwip-js's SVG of our own code (the text is escaped) */}
       <Box ta="center" dangerouslySetInnerHTML={{ __html: svg }} />
       <Group gap="xs" mt="sm" wrap="nowrap">
-        <Code style={{ wordBreak: 'break-all' }}>{code}</Code>
+        {/* the code shrinks and wraps; the copy button keeps its width */}
+        <Code style={{ wordBreak: 'break-all', flex: 1, minWidth: 0 }}>{code}</Code>
         <CopyButton value={code}>
           {({ copied, copy }) => (
-            <Button size="compact-xs" variant="subtle" onClick={copy}>
+            <Button size="compact-xs" variant="subtle" onClick={copy} style={{ flexShrink: 0 }}>
               {t(copied ? 'basics.copied' : 'basics.copy')}
             </Button>
           )}
@@ -102,6 +103,12 @@ export function DeviceSettingsPage() {
       ) : (
         <Stack>
           <Text size="sm">{t('device.settingsIntro')}</Text>
+          <Text size="sm">
+            {t('device.gateScreen')}{' '}
+            <Anchor href="/gate" target="_blank" rel="noopener" data-testid="gate-link">
+              {`${window.location.origin}/gate`}
+            </Anchor>
+          </Text>
           <Group align="flex-start" gap="lg">
             <CodeCard title={t('device.pairCode')} hint={t('device.pairHint')} code={key.data.bc} testId="pair-code" />
             <CodeCard

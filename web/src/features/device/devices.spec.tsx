@@ -127,6 +127,9 @@ describe('device settings', () => {
     expect((await within(pair).findByRole('img', { name: key.bc })).tagName.toLowerCase()).toBe('svg');
     const clear = screen.getByTestId('clear-code');
     expect(within(clear).getByText(key.bcClear)).toBeInTheDocument();
+    // where the browser gate screen is, for the admin who sets it up
+    expect(screen.getByText(t('device.gateScreen'), { exact: false })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: `${window.location.origin}/gate` })).toHaveAttribute('href', '/gate');
     expect(await within(clear).findByRole('img', { name: key.bcClear })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: t('device.rotate') }));
