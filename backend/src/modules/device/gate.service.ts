@@ -23,6 +23,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { gateExtensionEffect, gateExtensionState } from '../action-extension/gate-extension.js';
 import type { DeviceAuth } from '../../common/request.js';
 import { type GateDevice, GateCache } from './gate-cache.service.js';
 import { isSqlite, readDate, readJson, sqlDate } from './sql.js';
@@ -99,6 +100,8 @@ export class GateService implements OnApplicationShutdown {
   private readonly statements = new Map<string, { all(...p: unknown[]): unknown[]; run(...p: unknown[]): RunResult }>();
   /** SQLite in WAL mode on a file: its log, synced off the event loop after each batch's commit (null: not used). */
   private wal: WalSync | null | undefined;
+  private batchTx: SqliteTransaction<[{ input: ScanInput }[], Outcome[]], void> | undefined;
+  private batchTxDb: SqliteDb | undefined;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -235,20 +238,12 @@ export class GateService implements OnApplicationShutdown {
       if (this.wal === undefined) this.wal = WalSync.open(db);
       while (this.queue.length) {
         const batch = this.queue.splice(0, BATCH_MAX);
-        const outcomes: ({ ok: true; value: CoreResult } | { ok: false; error: unknown })[] = [];
+        const outcomes: Outcome[] = [];
         // the log is synced below, off the event loop, not inside COMMIT (null: as the connection does)
         const wal = this.wal;
         try {
           wal?.begin();
-          db.transaction(() => {
-            for (const item of batch) {
-              try {
-                outcomes.push({ ok: true, value: db.transaction(() => this.runSync(db, item.input))() });
-              } catch (error) {
-                outcomes.push({ ok: false, error });
-              }
-            }
-          }).immediate();
+          this.batchTransaction(db).immediate(batch, outcomes);
         } catch (error) {
           for (const item of batch) item.reject(error);
           continue;
@@ -274,6 +269,27 @@ export class GateService implements OnApplicationShutdown {
         setImmediate(() => void this.flush());
       }
     }
+  }
+
+  /**
+   * The batch's transaction and each scan's savepoint, made once (better-sqlite3 builds a wrapper
+   * of four functions per `transaction()` call): a scan that throws rolls back its savepoint only.
+   */
+  private batchTransaction(db: SqliteDb) {
+    if (!this.batchTx || this.batchTxDb !== db) {
+      const scan = db.transaction((input: ScanInput) => this.runSync(db, input));
+      this.batchTx = db.transaction((batch: { input: ScanInput }[], outcomes: Outcome[]) => {
+        for (const item of batch) {
+          try {
+            outcomes.push({ ok: true, value: scan(item.input) });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+      this.batchTxDb = db;
+    }
+    return this.batchTx;
   }
 
   onApplicationShutdown(): void {
@@ -358,13 +374,16 @@ const myQuery = (conn: MysqlConnection, sql: string) =>
 const myExecute = (conn: MysqlConnection, sql: string, params: unknown[]) =>
   new Promise<unknown>((ok, fail) => conn.execute(sql, params, (e, r) => (e ? fail(e) : ok(r))));
 
+type Outcome = { ok: true; value: CoreResult } | { ok: false; error: unknown };
+type SqliteTransaction<A extends unknown[], T> = { (...args: A): T; immediate(...args: A): T };
+
 interface SqliteDb {
   name: string;
   memory: boolean;
   inTransaction: boolean;
   prepare(sql: string): { all(...p: unknown[]): unknown[]; run(...p: unknown[]): RunResult };
   pragma(sql: string, options?: { simple: boolean }): unknown;
-  transaction<T>(fn: () => T): { (): T; immediate(): T };
+  transaction<A extends unknown[], T>(fn: (...args: A) => T): SqliteTransaction<A, T>;
 }
 
 /**
@@ -599,6 +618,12 @@ function* scanCore(
     };
   }
 
+  // modes 4 and 5: the person's meals and car parks (issue 14, action-extension/gate-extension.ts)
+  const ext =
+    person && gate.template && gate.template.mode >= 4
+      ? yield* gateExtensionState(lock, gate.template.mode, person.id, input.at, gate.timeZone, input.offline)
+      : null;
+  if (person && ext) Object.assign(person, { meals: ext.meals, parking: ext.parking });
   const decision = decide(
     { code: input.code, direction: input.direction, amount: input.amount, at: input.at, timeZone: gate.timeZone },
     {
@@ -606,7 +631,7 @@ function* scanCore(
       action: gate.action,
       person,
       personOfOtherAction: otherAction,
-      state: { passages },
+      state: { passages, parkingOccupancy: ext?.parkingOccupancy, parkingInside: ext?.parkingInside },
       offline: input.offline,
     },
   );
@@ -651,8 +676,10 @@ function* scanCore(
           'INSERT INTO credit_transaction (subjectId, accreditationId, type, price, deviceId, adminUserId, createdAt) VALUES (?, ?, 2, ?, ?, NULL, ?)',
           [gate.subjectId, person.id, -amount, gate.deviceId, date(at)],
         );
+      } else if (effect.kind === 'meal' || effect.kind === 'parking') {
+        yield* gateExtensionEffect(effect, person.id, date(at));
       }
-      // meal and parking effects are stored by the extensions issue; a zone check is the scan row itself
+      // a zone check is the scan row itself
     }
   }
 
