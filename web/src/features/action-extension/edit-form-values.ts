@@ -133,3 +133,8 @@ export function copyFormItems(
   const asShared = items.map((i) => ({ ...i, date: i.date || null }));
   return copyDayItems(asShared, fromDay || null, toDays, replace).map((i) => ({ ...i, date: i.date ?? '' }));
 }
+
+/** Tabs need a non-empty value: 'whole' stands for the '' tab ('For whole event'). */
+export const tabValue = (day: string) => day || 'whole';
+export const tabKey = (value: string | null, tabs: string[]) =>
+  value === null ? tabs[0] : value === 'whole' ? '' : value;

@@ -46,7 +46,9 @@ import {
   extensionFormValues,
   extensionTabs,
   formToInput,
+  tabKey,
   tabOfItem,
+  tabValue,
 } from './edit-form-values';
 import { EXTENSION_SLUGS, type ExtensionSlug, extensionErrorKey, extensionKey, useEditLanguages } from './shared';
 
@@ -160,12 +162,12 @@ function ExtensionEditForm({ type, data }: { type: ExtensionType; data: Extensio
           {t(listError)}
         </Alert>
       )}
-      <Tabs value={tab} onChange={(v) => setTab(v ?? tabs[0])} keepMounted={false}>
+      <Tabs value={tabValue(tab)} onChange={(v) => setTab(tabKey(v, tabs))} keepMounted={false}>
         <Tabs.List mb="md" aria-label={t('extension.days')}>
           {tabs.map((day) => (
             <ErrorTab
               key={day || 'whole'}
-              value={day}
+              value={tabValue(day)}
               label={tabLabel(day)}
               hasErrors={errorTabs.has(day)}
               errorLabel={t('extension.tabHasErrors')}
@@ -173,7 +175,7 @@ function ExtensionEditForm({ type, data }: { type: ExtensionType; data: Extensio
           ))}
         </Tabs.List>
         {tabs.map((day) => (
-          <Tabs.Panel key={day || 'whole'} value={day}>
+          <Tabs.Panel key={day || 'whole'} value={tabValue(day)}>
             <DayItems
               form={form}
               type={type}

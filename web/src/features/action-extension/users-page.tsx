@@ -28,7 +28,7 @@ import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
 import { formatDay } from '../action/date-tab';
 import { AssignModal } from './assign-modal';
-import { extensionTabs, tabOfItem } from './edit-form-values';
+import { extensionTabs, tabKey, tabOfItem, tabValue } from './edit-form-values';
 import { EXTENSION_SLUGS, type ExtensionSlug, extensionKey, notifyExtensionError } from './shared';
 
 /** `/action-extension/{meal|parking}/{actionId}/users` (spec §2): the people of the action and their items. */
@@ -78,16 +78,16 @@ function UsersScreen({ type, data }: { type: ExtensionType; data: ExtensionData 
       {view === 'groups' ? (
         <GroupDefaults type={type} data={data} tabLabel={tabLabel} tabs={tabs} />
       ) : (
-        <Tabs value={tab} onChange={(v) => setTab(v ?? tabs[0])} keepMounted={false}>
+        <Tabs value={tabValue(tab)} onChange={(v) => setTab(tabKey(v, tabs))} keepMounted={false}>
           <Tabs.List mb="md" aria-label={t('extension.days')}>
             {tabs.map((day) => (
-              <Tabs.Tab key={day || 'whole'} value={day}>
+              <Tabs.Tab key={day || 'whole'} value={tabValue(day)}>
                 {tabLabel(day)}
               </Tabs.Tab>
             ))}
           </Tabs.List>
           {tabs.map((day) => (
-            <Tabs.Panel key={day || 'whole'} value={day}>
+            <Tabs.Panel key={day || 'whole'} value={tabValue(day)}>
               <PeopleOfDay type={type} data={data} day={day} items={itemsOfTab(data, tabs, day)} />
             </Tabs.Panel>
           ))}
@@ -468,10 +468,10 @@ function GroupDefaultsModal({
         </Alert>
       )}
       {tabs.length > 1 && (
-        <Tabs value={tab} onChange={(v) => setTab(v ?? tabs[0])}>
+        <Tabs value={tabValue(tab)} onChange={(v) => setTab(tabKey(v, tabs))}>
           <Tabs.List aria-label={t('extension.days')}>
             {tabs.map((day) => (
-              <Tabs.Tab key={day || 'whole'} value={day}>
+              <Tabs.Tab key={day || 'whole'} value={tabValue(day)}>
                 {tabLabel(day)}
               </Tabs.Tab>
             ))}
