@@ -405,7 +405,7 @@ describe('station offline store and sync against the server (issue 12)', () => {
     const FIELD = 901;
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const dates = [day(-3), day(-1), day(0), day(1), day(4), '', 'soon', '2026-02-30', null];
-    const people: { id: number; bc: string }[] = [];
+    const people: { id: number; bc: string; version: number }[] = [];
     for (let i = 0; i < 24; i++) {
       const groupIds = groups.filter(() => rnd.chance(0.45)).map((g) => g.id);
       const p = await w.person(100 + i, {
@@ -419,8 +419,22 @@ describe('station offline store and sync against the server (issue 12)', () => {
           p.id,
         ]);
       await w.put(`user-credit/${p.id}`, { price: 1_000_000, type: 1 });
-      people.push(p);
+      // badge versions (issue 13): some people's badge was replaced once or twice
+      const version = i === 0 ? 2 : rnd.chance(0.3) ? rnd.int(1, 2) : 0;
+      if (version)
+        await t.ds.query('UPDATE accreditation SET badgeVersion = ?, badgeReplacedAt = ? WHERE id = ?', [
+          version,
+          sqlDate(t.ds, new Date(Date.now() - rnd.int(1, 48) * 3_600_000)),
+          p.id,
+        ]);
+      people.push({ ...p, version });
     }
+    /** a person's badge: the valid one, or an older (superseded) or never printed version */
+    const badgeCode = () => {
+      const p = rnd.pick(people);
+      const version = rnd.chance(0.7) ? p.version : rnd.int(0, p.version + 1);
+      return version ? `${p.bc}-${version}` : p.bc;
+    };
     const rule = (groupId: number) => ({
       groupId,
       entrances: rnd.int(0, 3),
@@ -467,7 +481,7 @@ describe('station offline store and sync against the server (issue 12)', () => {
           ? `NOPE${rnd.int(1000, 9999)}`
           : rnd.chance(0.05)
             ? rnd.pick(elsewhere).bc
-            : rnd.pick(people).bc;
+            : badgeCode();
         const direction: Direction = rnd.chance(0.75) ? 'entry' : 'exit';
         const amount = rnd.chance(0.1) ? rnd.pick([0, -5, null]) : rnd.int(1, 500);
         // the station offline from its store and its own scans, then the server online
@@ -483,5 +497,7 @@ describe('station offline store and sync against the server (issue 12)', () => {
     expect(seen.get('OTHER_ACTION')).toBeGreaterThan(0);
     // the random rules reach refusals of several kinds, not just OK
     expect(seen.size).toBeGreaterThanOrEqual(5);
+    // older badges were scanned, and both sides refused them alike
+    expect(seen.get('BADGE_SUPERSEDED')).toBeGreaterThan(0);
   }, 600_000);
 });
