@@ -55,6 +55,7 @@ import { ChangeFeed1764000400000 } from './migrations/1764000400000-change-feed.
 import { BadgeVersion1764100200000 } from './migrations/1764100200000-badge-version.js';
 import { PdfJobEntity } from '../modules/pdf/pdf-job.entity.js';
 import { ActionExtension1764100300000 } from './migrations/1764100300000-action-extension.js';
+import { PdfJobRetry1764100800000 } from './migrations/1764100800000-pdf-job-retry.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -117,6 +118,7 @@ export const MIGRATIONS = [
   ChangeFeed1764000400000,
   BadgeVersion1764100200000,
   ActionExtension1764100300000,
+  PdfJobRetry1764100800000,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */

@@ -3,9 +3,16 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { printSchema } from '@accredo/domain';
 import type { PrintPage } from '@accredo/templates';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, type Repository } from 'typeorm';
+import { type Job, Queue, Worker } from 'bullmq';
+import { In, LessThan, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import type { AdminAuth } from '../../common/request.js';
@@ -28,6 +35,20 @@ const POLL_MS = 5_000;
 const STALE_MS = 10 * 60_000;
 /** Tries of one chunk of a job before the job fails. */
 const CHUNK_ATTEMPTS = 3;
+/** A finished job's file (or a failed job's parts) is kept this long, then removed: the job is `expired`. */
+export const PDF_JOB_KEEP_MS = 24 * 60 * 60_000;
+/** An expired job's row is deleted this long after the job finished. */
+const ROW_KEEP_MS = 7 * 24 * 60 * 60_000;
+/** Most bytes of finished PDFs kept on disk; past it the oldest files expire early. */
+export const PDF_JOBS_MAX_BYTES = 5 * 1024 ** 3;
+/** How often every instance sweeps the job files (and once at start). */
+const SWEEP_MS = 60 * 60_000;
+/** How often the admin may start a failed job again. */
+export const PDF_JOB_RETRIES = 1;
+/** The folder of the jobs under DATA_DIR: `pdf-jobs/<id>/` (parts, then `badges.pdf`). */
+const JOBS_FOLDER = 'pdf-jobs';
+
+type PdfQueueJob = { name: 'run'; data: { id: number } } | { name: 'drain'; data: Record<string, never> };
 
 export type PdfPrintResult =
   | { kind: 'file'; file: Buffer; fileName: string; error: PrintError[]; printed: number }
@@ -42,7 +63,10 @@ export interface PdfJobDto {
   printed: number;
   fileName: string;
   error: PdfJobEntity['errors'];
+  /** why the job failed: an error code (`PDF_RENDERER_MISSING`, `NOTHING_TO_PRINT`, …) or the renderer's message */
   failReason: string | null;
+  /** a failed job the admin can start again (once); it goes on from its progress */
+  canRetry: boolean;
 }
 
 export const toJobDto = (job: PdfJobEntity): PdfJobDto => ({
@@ -54,6 +78,7 @@ export const toJobDto = (job: PdfJobEntity): PdfJobDto => ({
   fileName: job.fileName,
   error: job.errors,
   failReason: job.state === 'error' ? job.failReason : null,
+  canRetry: job.state === 'error' && job.retries < PDF_JOB_RETRIES,
 });
 
 /**
@@ -63,16 +88,24 @@ export const toJobDto = (job: PdfJobEntity): PdfJobDto => ({
  * counted as an HTML print is.
  */
 @Injectable()
-export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('PdfJobs');
   private timer?: NodeJS.Timeout;
+  private sweepTimer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private sweeping?: Promise<void>;
   private again = false;
   private stopped = false;
+  private bullQueue?: Queue;
+  private bullWorker?: Worker;
+  private readonly pending = new Set<Promise<unknown>>();
   /** Badges answered at once; more become a job (tests lower it). */
   syncMax = PDF_SYNC_MAX;
   /** Badges per render of a job (tests lower it to see the parts merged in order). */
   chunkSize = PDF_RENDER_CHUNK;
+  /** How long job files are kept, and the disk they may take (tests lower them). */
+  keepMs = PDF_JOB_KEEP_MS;
+  maxBytes = PDF_JOBS_MAX_BYTES;
 
   constructor(
     private readonly prints: PrintService,
@@ -83,17 +116,32 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  onApplicationBootstrap(): void {
-    this.mail.badgeAttachment = (mail) => this.mailBadge(mail.accreditationId, mail.subjectId);
-    this.timer = setInterval(() => this.kick(), POLL_MS);
-    this.timer.unref();
-    this.kick();
+  /** `bullmq` with REDIS_URL (a queue `pdf` shared by the instances), else `local` (this process's worker). */
+  get mode(): 'bullmq' | 'local' {
+    return this.config.redisUrl ? 'bullmq' : 'local';
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  onApplicationBootstrap(): void {
+    this.mail.badgeAttachment = (mail) => this.mailBadge(mail.accreditationId, mail.subjectId);
+    if (this.config.redisUrl) this.startBull(this.config.redisUrl);
+    this.timer = setInterval(() => this.poll(), POLL_MS);
+    this.timer.unref();
+    this.sweepTimer = setInterval(() => this.startSweep(), SWEEP_MS);
+    this.sweepTimer.unref();
+    this.poll();
+    this.startSweep();
+  }
+
+  /** Before the database closes: the chunk being rendered is finished and recorded, the job stays waiting. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await Promise.allSettled([...this.pending]);
+    await this.bullWorker?.close();
+    await this.bullQueue?.close();
     await this.running;
+    await this.sweeping;
   }
 
   /** POST user/print with type pdf. */
@@ -121,7 +169,7 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
           finishedAt: null,
         }),
       );
-      this.kick();
+      this.notify(job.id);
       return { kind: 'job', job: toJobDto(job) };
     }
     const { pages, printed, error, versions } = await this.prints.render(run, run.ids);
@@ -139,12 +187,42 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
     return job;
   }
 
+  /** The finished file (409 before, 410 PDF_JOB_EXPIRED once a day has passed or the file is gone). */
   async jobFile(id: number, actor: AdminAuth): Promise<{ stream: fs.ReadStream; fileName: string; size: number }> {
     const job = await this.job(id, actor);
+    const expired = () => new AppError('PDF_JOB_EXPIRED', { finishedAt: job.finishedAt?.toISOString() ?? null });
+    if (job.state === 'expired') throw expired();
     if (job.state !== 'done' || !job.filePath) throw new AppError('PDF_JOB_NOT_READY', { state: job.state });
+    if (job.finishedAt && job.finishedAt.getTime() < Date.now() - this.keepMs) {
+      await this.expire(job);
+      throw expired();
+    }
     const file = path.join(this.config.dataDir, job.filePath);
-    const { size } = await fsp.stat(file);
-    return { stream: fs.createReadStream(file), fileName: job.fileName, size };
+    const stat = await fsp.stat(file).catch(() => null);
+    if (!stat) {
+      await this.expire(job);
+      throw expired();
+    }
+    return { stream: fs.createReadStream(file), fileName: job.fileName, size: stat.size };
+  }
+
+  /**
+   * POST user/print/job/{id}/retry: a failed job of the admin starts again, once, from its progress
+   * (the chunks already rendered stay; 409 PDF_JOB_NOT_FAILED for a job that did not fail,
+   * PDF_JOB_RETRY_USED the second time).
+   */
+  async retry(id: number, actor: AdminAuth): Promise<PdfJobEntity> {
+    const job = await this.job(id, actor);
+    if (job.state !== 'error') throw new AppError('PDF_JOB_NOT_FAILED', { state: job.state });
+    if (job.retries >= PDF_JOB_RETRIES) throw new AppError('PDF_JOB_RETRY_USED', { retries: job.retries });
+    const claimed = await this.jobs.update(
+      { id, state: 'error', retries: job.retries },
+      { state: 'waiting', failReason: null, finishedAt: null, claimedAt: null, retries: job.retries + 1 },
+    );
+    // a second click at the same moment
+    if (!claimed.affected) throw new AppError('PDF_JOB_RETRY_USED', { retries: job.retries + 1 });
+    this.notify(id);
+    return this.job(id, actor);
   }
 
   /** The badge of one person for the mail worker (null when the person has no badge to print). */
@@ -186,12 +264,70 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
     return { file: badge.file, fileName: badge.fileName };
   }
 
-  /** Resolves when this instance's worker has nothing left to do (tests, shutdown). */
+  /** Resolves when this instance's in-process worker and sweep have nothing left to do (tests). */
   async flush(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.sweeping) await (this.running ?? this.sweeping);
   }
 
-  /** Starts the worker of this instance if it is idle (or asks it to look again when it finishes). */
+  // ---- the two ways to the worker (as the mail queue's) ----
+
+  private startBull(url: string): void {
+    const options = { prefix: this.config.redisPrefix };
+    this.bullQueue = new Queue('pdf', {
+      ...options,
+      connection: { url, maxRetriesPerRequest: 3 },
+      defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
+    });
+    this.bullQueue.on('error', (err) => this.logger.warn(`Redis (pdf queue): ${err.message}`));
+    // one job at a time per instance: the renderer's pool of 2 pages is already busy with its chunks
+    this.bullWorker = new Worker('pdf', (job: Job) => this.process(job as unknown as PdfQueueJob), {
+      ...options,
+      connection: { url, maxRetriesPerRequest: null },
+      concurrency: 1,
+      // a 5,000-badge job takes minutes: its lock is renewed meanwhile, the table claim is the record
+      lockDuration: 60_000,
+    });
+    this.bullWorker.on('error', (err) => this.logger.warn(`Redis (pdf worker): ${err.message}`));
+    this.logger.log(`PDF jobs go through BullMQ (queue "pdf", prefix "${this.config.redisPrefix}")`);
+  }
+
+  private async process(job: PdfQueueJob): Promise<void> {
+    if (this.stopped) return;
+    if (job.name === 'drain') return this.drain();
+    const row = await this.jobs.findOneBy({ id: job.data.id, state: 'waiting' });
+    // taken by another instance already, or finished
+    if (row) await this.claimAndRun(row);
+  }
+
+  /** Tells the workers about a new (or retried) job: a BullMQ job, or a wake-up of the in-process worker. */
+  private notify(id: number): void {
+    if (!this.bullQueue) {
+      this.kick();
+      return;
+    }
+    // never awaited by the request: the row is on record, and the poll finds it if Redis is away
+    const work = this.bullQueue
+      .add('run', { id }, { jobId: `pdf-${id}-${Date.now().toString(36)}` })
+      .catch((err) => this.logger.warn(`PDF job ${id} not queued in Redis (the poll runs it): ${err.message}`))
+      .finally(() => this.pending.delete(work));
+    this.pending.add(work);
+  }
+
+  /** The poll: a 'drain' job (one at a time across instances) or the in-process worker. */
+  private poll(): void {
+    if (this.stopped) return;
+    if (!this.bullQueue) {
+      this.kick();
+      return;
+    }
+    const work = this.bullQueue
+      .add('drain', {}, { jobId: 'pdf-drain' })
+      .catch((err) => this.logger.warn(`Redis (pdf poll): ${err.message}`))
+      .finally(() => this.pending.delete(work));
+    this.pending.add(work);
+  }
+
+  /** Starts the in-process worker if it is idle (or asks it to look again when it finishes). */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -218,22 +354,109 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
     while (!this.stopped) {
       const next = await this.jobs.findOne({ where: { state: 'waiting' }, order: { id: 'ASC' } });
       if (!next) return;
-      const claim = await this.jobs.update(
-        { id: next.id, state: 'waiting' },
-        { state: 'running', claimedAt: new Date() },
+      await this.claimAndRun(next);
+    }
+  }
+
+  /** Claims a waiting job atomically (waiting → running; any instance) and runs it; a failure is recorded with its reason. */
+  private async claimAndRun(next: PdfJobEntity): Promise<void> {
+    const claim = await this.jobs.update(
+      { id: next.id, state: 'waiting' },
+      { state: 'running', claimedAt: new Date() },
+    );
+    if (!claim.affected) return;
+    try {
+      await runInTenant(next.subjectId, () => this.runJob(next));
+    } catch (err) {
+      const reason = err instanceof AppError ? err.code : (err as Error).message;
+      this.logger.warn(`PDF job ${next.id} failed: ${reason}`);
+      await this.jobs.update(
+        { id: next.id },
+        { state: 'error', failReason: reason.slice(0, 2000), finishedAt: new Date(), claimedAt: null },
       );
-      if (!claim.affected) continue;
-      try {
-        await runInTenant(next.subjectId, () => this.runJob(next));
-      } catch (err) {
-        const reason = err instanceof AppError ? err.code : (err as Error).message;
-        this.logger.warn(`PDF job ${next.id} failed: ${reason}`);
-        await this.jobs.update(
-          { id: next.id },
-          { state: 'error', failReason: reason.slice(0, 2000), finishedAt: new Date(), claimedAt: null },
-        );
+    }
+  }
+
+  // ---- the job files ----
+
+  private startSweep(): void {
+    if (this.stopped || this.sweeping) return;
+    this.sweeping = this.sweep()
+      .then(() => undefined)
+      .catch((err) => this.logger.warn(`PDF job files: ${(err as Error).message}`))
+      .finally(() => {
+        this.sweeping = undefined;
+      });
+  }
+
+  /** Removes a job's files; the row stays, `expired` (a running job's folder is never touched). */
+  private async expire(job: Pick<PdfJobEntity, 'id'>): Promise<void> {
+    const gone = await this.jobs.update(
+      { id: job.id, state: In(['done', 'error']) },
+      { state: 'expired', filePath: null, claimedAt: null },
+    );
+    if (gone.affected) await fsp.rm(this.jobDir(job.id), { recursive: true, force: true });
+  }
+
+  private jobDir(id: number): string {
+    return path.join(this.config.dataDir, JOBS_FOLDER, String(id));
+  }
+
+  /**
+   * Keeps the disk of the jobs bounded, in every instance at start and hourly (idempotent, so
+   * instances sharing DATA_DIR may sweep at once): files of jobs finished more than a day ago are
+   * removed (done or failed: the job becomes `expired`), the oldest finished files also when the
+   * finished files together pass `maxBytes`, folders without a job (a row deleted, a crash between
+   * folder and row) too; rows of expired jobs are deleted after a week.
+   */
+  async sweep(now = Date.now()): Promise<{ expired: number; removed: number }> {
+    let expired = 0;
+    const old = await this.jobs.find({
+      select: { id: true },
+      where: { state: In(['done', 'error']), finishedAt: LessThan(new Date(now - this.keepMs)) },
+    });
+    for (const job of old) {
+      await this.expire(job);
+      expired++;
+    }
+    // the disk bound: newest first, those past the bound go
+    const finished = await this.jobs.find({
+      select: { id: true, filePath: true },
+      where: { state: 'done' },
+      order: { finishedAt: 'DESC', id: 'DESC' },
+    });
+    let bytes = 0;
+    for (const job of finished) {
+      const size = job.filePath
+        ? ((await fsp.stat(path.join(this.config.dataDir, job.filePath)).catch(() => null))?.size ?? 0)
+        : 0;
+      bytes += size;
+      if (bytes > this.maxBytes) {
+        await this.expire(job);
+        expired++;
       }
     }
+    await this.jobs.delete({ state: 'expired', finishedAt: LessThan(new Date(now - ROW_KEEP_MS)) });
+    // folders of jobs that are gone or expired
+    let removed = 0;
+    const root = path.join(this.config.dataDir, JOBS_FOLDER);
+    const folders = (await fsp.readdir(root).catch(() => [] as string[])).filter((f) => /^\d+$/.test(f));
+    if (folders.length) {
+      const live = new Set(
+        (
+          await this.jobs.find({
+            select: { id: true },
+            where: { id: In(folders.map(Number)), state: In(['waiting', 'running', 'done', 'error']) },
+          })
+        ).map((j) => String(j.id)),
+      );
+      for (const folder of folders) {
+        if (live.has(folder)) continue;
+        await fsp.rm(path.join(root, folder), { recursive: true, force: true });
+        removed++;
+      }
+    }
+    return { expired, removed };
   }
 
   /** One chunk of a job, tried up to 3 times (a busy machine, a Chromium that crashed and is launched again). */
@@ -252,7 +475,7 @@ export class BadgePdfService implements OnApplicationBootstrap, OnApplicationShu
 
   /** Renders a job in chunks of 100 badges, each its own part file (so memory stays flat), then merges them. */
   private async runJob(job: PdfJobEntity): Promise<void> {
-    const folder = path.join('pdf-jobs', String(job.id));
+    const folder = path.join(JOBS_FOLDER, String(job.id));
     const dir = path.join(this.config.dataDir, folder);
     await fsp.mkdir(dir, { recursive: true });
     const run = await this.prints.runFor(job.actionId, job.ids, job.language, job.replace);

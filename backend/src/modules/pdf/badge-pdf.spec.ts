@@ -305,6 +305,95 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
     ]);
   });
 
+  /** A job of the three press people (two badges answered at once at most, one badge per part), finished. */
+  const bigJob = async (token = admin) => {
+    const service = t.app.get(BadgePdfService);
+    service.syncMax = 2;
+    service.chunkSize = 1;
+    try {
+      const started = await post(
+        'user/print',
+        { actionId: action.id, userId: people.map((p) => p.id), type: 'pdf' },
+        token,
+      );
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      await service.flush();
+      return (await t.api('GET', `/api/admin/v1/user/print/job/${started.body.data.id}`, { token })).body.data;
+    } finally {
+      service.syncMax = 200;
+      service.chunkSize = 100;
+    }
+  };
+
+  it('says why a job failed and lets its admin start it again once, from its progress', async () => {
+    const renderer = t.app.get(PdfRenderer);
+    const chromium = renderer.executablePath;
+    await renderer.onApplicationShutdown();
+    renderer.executablePath = '/nonexistent/chromium';
+    let failed: { id: number };
+    try {
+      failed = await bigJob();
+      expect(failed).toMatchObject({ state: 'error', failReason: 'PDF_RENDERER_MISSING', canRetry: true, done: 0 });
+      // the second failure of a job leaves it without a retry
+      const twice = await bigJob();
+      const again = await post(`user/print/job/${twice.id}/retry`, {});
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body.data).toMatchObject({ state: 'waiting', failReason: null });
+      await t.app.get(BadgePdfService).flush();
+      const status = (await t.api('GET', `/api/admin/v1/user/print/job/${twice.id}`, { token: admin })).body.data;
+      expect(status).toMatchObject({ state: 'error', failReason: 'PDF_RENDERER_MISSING', canRetry: false });
+      const used = await post(`user/print/job/${twice.id}/retry`, {});
+      expect([used.status, used.body.error.code]).toEqual([409, 'PDF_JOB_RETRY_USED']);
+    } finally {
+      renderer.executablePath = chromium;
+    }
+    const foreign = await post(`user/print/job/${failed.id}/retry`, {}, otherAdmin);
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    const before = await Promise.all(people.map((p) => printCount(p.id)));
+    const retried = await post(`user/print/job/${failed.id}/retry`, {});
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    await t.app.get(BadgePdfService).flush();
+    const file = await fetchFile('GET', `user/print/job/${failed.id}/file`);
+    expect(file.status).toBe(200);
+    expect(await pageCodes(file.bytes)).toEqual(people.map((p) => p.bc));
+    expect(await Promise.all(people.map((p) => printCount(p.id)))).toEqual(before.map((n) => n + 1));
+    const done = await post(`user/print/job/${failed.id}/retry`, {});
+    expect([done.status, done.body.error.code]).toEqual([409, 'PDF_JOB_NOT_FAILED']);
+  });
+
+  it('removes job files a day after they finish, past the disk bound, and folders without a job', async () => {
+    const service = t.app.get(BadgePdfService);
+    const first = await bigJob();
+    const second = await bigJob();
+    expect([first.state, second.state]).toEqual(['done', 'done']);
+    const jobsDir = path.join(t.dataDir, 'pdf-jobs');
+    const orphan = path.join(jobsDir, '987654');
+    await fs.mkdir(orphan, { recursive: true });
+    await fs.writeFile(path.join(orphan, 'part-000000.pdf'), 'left behind');
+
+    // the bound holds one file: the older one goes, the newer one stays
+    const size = (await fs.stat(path.join(jobsDir, String(second.id), 'badges.pdf'))).size;
+    service.maxBytes = size;
+    try {
+      expect(await service.sweep()).toMatchObject({ removed: 1 });
+    } finally {
+      service.maxBytes = 5 * 1024 ** 3;
+    }
+    await expect(fs.stat(orphan)).rejects.toThrow();
+    await expect(fs.stat(path.join(jobsDir, String(first.id)))).rejects.toThrow();
+    const expired = await t.api('GET', `/api/admin/v1/user/print/job/${first.id}`, { token: admin });
+    expect(expired.body.data).toMatchObject({ state: 'expired', canRetry: false });
+    const gone = await fetchFile('GET', `user/print/job/${first.id}/file`);
+    expect([gone.status, JSON.parse(gone.bytes.toString()).error.code]).toEqual([410, 'PDF_JOB_EXPIRED']);
+    expect((await fetchFile('GET', `user/print/job/${second.id}/file`)).status).toBe(200);
+
+    // a day later the newer one goes too
+    await service.sweep(Date.now() + 25 * 60 * 60_000);
+    await expect(fs.stat(path.join(jobsDir, String(second.id)))).rejects.toThrow();
+    const late = await fetchFile('GET', `user/print/job/${second.id}/file`);
+    expect(late.status).toBe(410);
+  });
+
   it('names the install step when Chromium is missing, and HTML printing still works', async () => {
     const renderer = t.app.get(PdfRenderer);
     await renderer.onApplicationShutdown();

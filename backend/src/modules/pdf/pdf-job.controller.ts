@@ -1,4 +1,4 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DeviceSession, Right } from '../../common/access.js';
@@ -13,14 +13,22 @@ import { sendPdf } from './send-pdf.js';
 export class PdfJobController {
   constructor(private readonly pdf: BadgePdfService) {}
 
-  /** `{id, state: waiting|running|done|error, total, done, printed, fileName, error, failReason}` */
+  /** `{id, state: waiting|running|done|error|expired, total, done, printed, fileName, error, failReason, canRetry}` */
   @Get('user/print/job/:id')
   @Right('user', 'getUserPrintData')
   async job(@IdParam() id: number, @CurrentAdmin() actor: AdminAuth) {
     return toJobDto(await this.pdf.job(id, actor));
   }
 
-  /** The PDF of a finished job (409 PDF_JOB_NOT_READY before). */
+  /** A failed job started again, once, from its progress (409 PDF_JOB_NOT_FAILED, PDF_JOB_RETRY_USED). */
+  @Post('user/print/job/:id/retry')
+  @HttpCode(200)
+  @Right('user', 'getUserPrintData')
+  async retry(@IdParam() id: number, @CurrentAdmin() actor: AdminAuth) {
+    return toJobDto(await this.pdf.retry(id, actor));
+  }
+
+  /** The PDF of a finished job (409 PDF_JOB_NOT_READY before, 410 PDF_JOB_EXPIRED a day after). */
   @Get('user/print/job/:id/file')
   @Right('user', 'getUserPrintData')
   async file(@IdParam() id: number, @CurrentAdmin() actor: AdminAuth, @Res() reply: FastifyReply) {

@@ -1,7 +1,8 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
 
-export type PdfJobState = 'waiting' | 'running' | 'done' | 'error';
+/** `expired`: the file (or a failed job's parts) removed a day after it finished; the row stays a while. */
+export type PdfJobState = 'waiting' | 'running' | 'done' | 'error' | 'expired';
 
 /** The people left out of a print, as user/print lists them. */
 export interface PdfJobError {
@@ -64,6 +65,10 @@ export class PdfJobEntity {
 
   @Column({ type: 'text', nullable: true })
   failReason: string | null;
+
+  /** how often the admin started the failed job again (once at most) */
+  @Column({ type: 'int', default: 0 })
+  retries: number;
 
   @DateColumn({ nullable: true })
   claimedAt: Date | null;
