@@ -60,6 +60,11 @@ export interface BulkTarget {
   filterData: AccreditationFilterData;
 }
 
+export interface DeletePreview {
+  count: number;
+  actions: { id: number; name: MultiText; count: number }[];
+}
+
 export interface BulkResult {
   changed: number;
 }
@@ -98,4 +103,6 @@ export const accreditationListApi = {
     call<BulkResult & { skipped: number }>('POST', 'user/copy', { ...rest, actualAction: actionId, actionId: target }),
   /** type 1 removes from the action, 2 from the system */
   remove: (body: BulkTarget & { type: 1 | 2 }) => call<BulkResult>('POST', 'user/delete', body),
+  /** what `remove` with the same body would delete: how many, in which actions */
+  removePreview: (body: BulkTarget & { type: 1 | 2 }) => call<DeletePreview>('POST', 'user/delete/preview', body),
 };

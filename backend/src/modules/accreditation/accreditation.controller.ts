@@ -120,6 +120,14 @@ export class AccreditationController {
     return this.service.copy(ids, body.actionId);
   }
 
+  /** What `user/delete` with the same body would remove: how many, in which actions (for its confirmation). */
+  @Post('user/delete/preview')
+  @HttpCode(200)
+  @Right('user', 'deleteUser')
+  async removePreview(@ValidBody(bulkDeleteSchema) body: z.output<typeof bulkDeleteSchema>) {
+    return this.service.removePreview(await this.ids(body), body.type);
+  }
+
   @Post('user/delete')
   @HttpCode(200)
   @Right('user', 'deleteUser')

@@ -494,31 +494,64 @@ export class AccreditationService {
   }
 
   /** type 1: remove from the action; type 2: delete the people from the system (every action). */
-  async remove(ids: number[], type: 1 | 2): Promise<number> {
-    let targets = ids;
-    if (type === 2 && ids.length) {
-      const emails = new Set<string>();
-      for (let i = 0; i < ids.length; i += 1000) {
-        for (const r of await this.scoped.find({
-          where: { id: In(ids.slice(i, i + 1000)) },
-          select: { email: true, subjectId: true },
-        }))
-          emails.add(r.email);
-      }
-      const all: number[] = [];
-      const list = [...emails];
-      for (let i = 0; i < list.length; i += 1000) {
-        all.push(
-          ...(
-            await this.scoped.find({
-              where: { email: In(list.slice(i, i + 1000)) },
-              select: { id: true, subjectId: true },
-            })
-          ).map((r) => r.id),
-        );
-      }
-      targets = all;
+  /** The accreditations a delete reaches: the chosen ones, or (type 2) every one with their e-mails. */
+  private async removeTargets(ids: number[], type: 1 | 2): Promise<number[]> {
+    if (type !== 2 || !ids.length) return ids;
+    const emails = new Set<string>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      for (const r of await this.scoped.find({
+        where: { id: In(ids.slice(i, i + 1000)) },
+        select: { email: true, subjectId: true },
+      }))
+        emails.add(r.email);
     }
+    const all: number[] = [];
+    const list = [...emails];
+    for (let i = 0; i < list.length; i += 1000) {
+      all.push(
+        ...(
+          await this.scoped.find({
+            where: { email: In(list.slice(i, i + 1000)) },
+            select: { id: true, subjectId: true },
+          })
+        ).map((r) => r.id),
+      );
+    }
+    return all;
+  }
+
+  /**
+   * What a delete would remove, for its confirmation: how many accreditations, in which actions
+   * (type 2 reaches every accreditation with the same e-mail across the organisation).
+   */
+  async removePreview(
+    ids: number[],
+    type: 1 | 2,
+  ): Promise<{ count: number; actions: { id: number; name: unknown; count: number }[] }> {
+    const targets = await this.removeTargets(ids, type);
+    const perAction = new Map<number, number>();
+    for (let i = 0; i < targets.length; i += 1000)
+      for (const r of await this.scoped.find({
+        where: { id: In(targets.slice(i, i + 1000)) },
+        select: { id: true, actionId: true, subjectId: true },
+      }))
+        perAction.set(r.actionId, (perAction.get(r.actionId) ?? 0) + 1);
+    const actions = perAction.size
+      ? await this.actions.find({
+          where: { id: In([...perAction.keys()]) },
+          select: { id: true, name: true, subjectId: true },
+        })
+      : [];
+    return {
+      count: targets.length,
+      actions: actions
+        .map((a) => ({ id: a.id, name: a.name, count: perAction.get(a.id) ?? 0 }))
+        .sort((a, b) => b.count - a.count || a.id - b.id),
+    };
+  }
+
+  async remove(ids: number[], type: 1 | 2): Promise<number> {
+    const targets = await this.removeTargets(ids, type);
     await this.ds.transaction(async (m) => {
       for (let i = 0; i < targets.length; i += 1000) {
         const chunk = targets.slice(i, i + 1000);

@@ -303,6 +303,21 @@ describe('accreditations (spec §7 Accreditations, §5, §8)', () => {
     await post('user', { ...person(30), actionId: other.id, customField: [] });
     expect((await post('user/delete', { actionId: action.id, userId: [ids[1]], type: 1 })).body.data.changed).toBe(1);
     expect((await get(`user/${action.id}/${ids[1]}`)).status).toBe(404);
+    // the confirmation is told first how many go and from which actions; the preview deletes nothing
+    const preview = await post('user/delete/preview', { actionId: action.id, userId: [ids[0]], type: 2 });
+    expect(preview.status).toBe(200);
+    expect(preview.body.data.count).toBe(2);
+    expect(preview.body.data.actions.map((a: { id: number; count: number }) => [a.id, a.count]).sort()).toEqual(
+      [
+        [action.id, 1],
+        [other.id, 1],
+      ].sort(),
+    );
+    expect(preview.body.data.actions.find((a: { id: number }) => a.id === other.id).name.cs).toBe('Jiná');
+    expect(
+      (await post('user/delete/preview', { actionId: action.id, userId: [ids[0]], type: 1 })).body.data.count,
+    ).toBe(1);
+    expect((await get(`user/${action.id}/${ids[0]}`)).status).toBe(200);
     expect((await post('user/delete', { actionId: action.id, userId: [ids[0]], type: 2 })).body.data.changed).toBe(2);
     expect(
       (await post('user/filter', { actionId: other.id, page: 1, pageSize: 10, filterData: { text: 'anna30' } })).body

@@ -198,7 +198,18 @@ describe('accreditation list', () => {
   });
 
   it('deletes a ctrl-click range after choosing the type and confirming', async () => {
-    const { bodies } = mockAdminApi({ ...base, 'POST user/all': pagedRows(12), 'POST user/delete': { changed: 3 } });
+    const { bodies } = mockAdminApi({
+      ...base,
+      'POST user/all': pagedRows(12),
+      'POST user/delete': { changed: 5 },
+      'POST user/delete/preview': {
+        count: 5,
+        actions: [
+          { id: 7, name: { cs: 'Festival', sk: '', en: '', de: '' }, count: 3 },
+          { id: 8, name: { cs: 'Konference', sk: '', en: '', de: '' }, count: 2 },
+        ],
+      },
+    });
     const { user } = renderList();
     await screen.findByText('p1@example.com');
 
@@ -214,7 +225,11 @@ describe('accreditation list', () => {
     expect(within(dialog).getByText(t('basics.requireField'))).toBeInTheDocument();
     await user.click(within(dialog).getByRole('radio', { name: t('accreditation.deleteFromSystem') }));
     await user.click(within(dialog).getByRole('button', { name: t('accreditation.continue') }));
-    expect(within(dialog).getByText(t('accreditation.deleteConfirmSystem', { count: 3 }))).toBeInTheDocument();
+    // from the system: everyone with these e-mails, in every action, is counted and named first
+    expect(await within(dialog).findByText(t('accreditation.deleteConfirmSystem', { count: 5 }))).toBeInTheDocument();
+    expect(within(dialog).getByText('Festival: 3')).toBeInTheDocument();
+    expect(within(dialog).getByText('Konference: 2')).toBeInTheDocument();
+    expect(bodies('user/delete/preview')[0]).toMatchObject({ userId: [2, 3, 4], type: 2 });
     expect(bodies('user/delete')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: t('accreditation.deleteConfirm') }));
 
@@ -226,7 +241,7 @@ describe('accreditation list', () => {
       filterData: emptyFilter,
       type: 2,
     });
-    expect(await screen.findByText(t('accreditation.rowsChanged', { count: 3 }))).toBeInTheDocument();
+    expect(await screen.findByText(t('accreditation.rowsChanged', { count: 5 }))).toBeInTheDocument();
     await waitFor(() => expect(bodies('user/all').length).toBeGreaterThanOrEqual(2));
     await waitFor(() => expect(screen.getByText(t('basics.total', { count: 12 }))).toBeInTheDocument());
   });

@@ -1,5 +1,5 @@
 import { ERRORS } from '@accredo/domain';
-import { Alert, Button, Checkbox, Group, Modal, MultiSelect, Radio, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, List, Modal, MultiSelect, Radio, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -183,10 +183,18 @@ function DaysContent({ target, count, onClose, onDone }: ContentProps) {
 }
 
 function DeleteContent({ target, count, onClose, onDone }: ContentProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const type = useRequiredChoice<string | null>(null, 'basics.requireField', isNone);
   const [confirming, setConfirming] = useState(false);
   const bulk = useBulk('delete', (value: 1 | 2) => accreditationListApi.remove({ ...target, type: value }), onDone);
+  // from the system: every accreditation with the same e-mails goes, so the confirmation says how many and where
+  const system = confirming && type.value === '2';
+  const preview = useQuery({
+    queryKey: ['admin', 'accreditation', 'delete-preview', target],
+    queryFn: () => accreditationListApi.removePreview({ ...target, type: 2 }),
+    enabled: system,
+    gcTime: 0,
+  });
 
   if (confirming) {
     return (
@@ -197,13 +205,35 @@ function DeleteContent({ target, count, onClose, onDone }: ContentProps) {
         }}
       >
         <Alert color="red" role="alert" title={t('accreditation.deleteConfirmTitle')}>
-          {t(type.value === '2' ? 'accreditation.deleteConfirmSystem' : 'accreditation.deleteConfirmAction', { count })}
+          {system ? (
+            preview.data ? (
+              <>
+                {t('accreditation.deleteConfirmSystem', { count: preview.data.count })}
+                <Text size="sm" mt="xs">
+                  {t('accreditation.deleteSystemActions')}
+                </Text>
+                <List size="sm" mt={4}>
+                  {preview.data.actions.map((a) => (
+                    <List.Item key={a.id}>
+                      {localized(a.name, i18n.language)}: {a.count}
+                    </List.Item>
+                  ))}
+                </List>
+              </>
+            ) : preview.isError ? (
+              t('accreditation.deletePreviewError')
+            ) : (
+              <LoadingState />
+            )
+          ) : (
+            t('accreditation.deleteConfirmAction', { count })
+          )}
         </Alert>
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={() => setConfirming(false)}>
             {t('basics.back')}
           </Button>
-          <WorkingButton type="submit" color="red" busy={bulk.isPending}>
+          <WorkingButton type="submit" color="red" busy={bulk.isPending} disabled={system && !preview.data}>
             {t('accreditation.deleteConfirm')}
           </WorkingButton>
         </Group>
