@@ -27,17 +27,17 @@ export interface ExtensionWorld {
  * A subject with both extensions, a three-day action with the meal and parking extensions active,
  * and two groups (Visitors, Crew).
  */
-export async function extensionWorld(t: TestApp, multiDay = true): Promise<ExtensionWorld> {
+export async function extensionWorld(t: TestApp, multiDay = true, days = DAYS): Promise<ExtensionWorld> {
   const subject = await createSubject(t, { extensions: [1, 2] });
   const admin = await loginAs(t, await createAdminUser(t, subject, { superuser: true }));
   const call = (method: string, path: string, body?: unknown, token = admin) =>
     t.api(method, `/api/admin/v1/${path}`, { token, body });
   const created = await call('POST', 'action', {
     name: ml('Festival'),
-    dateFrom: `${DAYS[0]}T08:00`,
-    dateTo: `${DAYS[2]}T18:00`,
+    dateFrom: `${days[0]}T08:00`,
+    dateTo: `${days[2]}T18:00`,
     multiDay,
-    days: multiDay ? DAYS.map((d, i) => ({ id: d, name: ml(`Day ${i + 1}`), onAccreditation: `D${i + 1}` })) : [],
+    days: multiDay ? days.map((d, i) => ({ id: d, name: ml(`Day ${i + 1}`), onAccreditation: `D${i + 1}` })) : [],
   });
   if (created.status !== 201) throw new Error(`action: ${created.status} ${JSON.stringify(created.body)}`);
   const action = created.body.data;

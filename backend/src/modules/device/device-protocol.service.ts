@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { DeviceAuth } from '../../common/request.js';
 import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
+import { stationExtensionData } from '../action-extension/gate-extension.js';
 import { clearCode, parseCode, sameSecret } from './device-codes.js';
 import { DeviceSessions } from './device-sessions.service.js';
 import { DeviceEntity, DeviceTemplateEntity } from './device.entity.js';
@@ -245,6 +246,9 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
       action: gate.action,
       timeZone: gate.timeZone,
       people,
+      // car parks: people inside each area now (issue 14; a station recounts from parkingInside)
+      parkingOccupancy:
+        gate.template.mode === 5 ? (await stationExtensionData(this.ds, gate.action.id, [])).occupancy : {},
       others: otherRows.map((r) => ({ id: Number(r.id), h: otherCodeHash(String(r.bc)) })),
       next: end,
       cursor,
@@ -298,6 +302,8 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
     const last = changes[changes.length - 1];
     return {
       people,
+      parkingOccupancy:
+        gate.template.mode === 5 ? (await stationExtensionData(this.ds, gate.action.id, [])).occupancy : {},
       deleted: ids.filter((id) => !found.has(id) || movedAway.has(id)),
       others: elsewhere.map((r) => ({ id: Number(r.id), h: otherCodeHash(String(r.bc)) })),
       cursor: String(cursor),
@@ -395,6 +401,8 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
       }
       return m;
     };
+    // meals and car parks of modes 4 and 5 (issue 14)
+    const ext = await stationExtensionData(this.ds, Number(rows[0].actionId), ids);
     const g = by(groups, (r) => Number(r.groupId));
     const z = by(zones, (r) => Number(r.zoneId));
     const p = by(passages, (r) => ({ type: Number(r.type) === 1 ? 1 : 0, at: readDate(r.createdAt) }));
@@ -422,8 +430,9 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
         values,
         credit: Number(r.credit ?? 0),
         isUnlimited: Boolean(Number(r.isUnlimited)),
-        meals: [],
-        parking: [],
+        meals: ext.meals.get(id) ?? [],
+        parking: ext.parking.get(id) ?? [],
+        parkingInside: ext.inside.get(id) ?? [],
         // the valid badge (docs/access-control.md "Badge versions"): an older badge's code is refused offline too
         badgeVersion: Number(r.badgeVersion ?? 0),
         badgeReplacedAt:
