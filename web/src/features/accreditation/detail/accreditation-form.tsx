@@ -184,7 +184,23 @@ function AccreditationForm({
       {accreditation && (
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label={t('accreditationDetail.customId')} value={String(accreditation.customId ?? '')} readOnly />
-          <TextInput label={t('accreditationDetail.bc')} value={accreditation.bc} readOnly />
+          <TextInput
+            label={t('accreditationDetail.bc')}
+            value={accreditation.bc}
+            readOnly
+            // after a reprint that retired the old badge: the code the valid badge carries
+            description={
+              accreditation.badgeVersion
+                ? t('accreditationDetail.badgeValid', {
+                    code: accreditation.badgeCode ?? accreditation.bc,
+                    version: accreditation.badgeVersion,
+                    date: accreditation.badgeReplacedAt
+                      ? new Date(accreditation.badgeReplacedAt).toLocaleString(i18n.language)
+                      : '',
+                  })
+                : undefined
+            }
+          />
         </SimpleGrid>
       )}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
