@@ -52,6 +52,7 @@ import {
 import { Device1764000200000 } from './migrations/1764000200000-device.js';
 import { PdfJob1764000300000 } from './migrations/1764000300000-pdf-job.js';
 import { ChangeFeed1764000400000 } from './migrations/1764000400000-change-feed.js';
+import { SearchFold1764100500000 } from './migrations/1764100500000-search-fold.js';
 import { BadgeVersion1764100200000 } from './migrations/1764100200000-badge-version.js';
 import { PdfJobEntity } from '../modules/pdf/pdf-job.entity.js';
 import { ActionExtension1764100300000 } from './migrations/1764100300000-action-extension.js';
@@ -119,6 +120,7 @@ export const MIGRATIONS = [
   BadgeVersion1764100200000,
   ActionExtension1764100300000,
   PdfJobRetry1764100800000,
+  SearchFold1764100500000,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */

@@ -107,3 +107,18 @@ export function fieldValueText(field: FieldForValue, value: unknown): string {
       return String(value);
   }
 }
+
+/**
+ * Text as searches compare it: lower case without diacritics ("Novák" → "novak", "Weiß" → "weiss"),
+ * the same on SQLite and MariaDB (whose collations would fold accents, SQLite's LIKE does not).
+ * Stored searchable texts and the typed query both go through it.
+ */
+export function foldSearch(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/ß/g, 'ss')
+    .replace(/[łŁ]/g, 'l')
+    .replace(/[øØ]/g, 'o')
+    .toLowerCase();
+}

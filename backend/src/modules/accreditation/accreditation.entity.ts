@@ -1,3 +1,4 @@
+import { foldSearch } from '@accredo/domain';
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
 
@@ -159,7 +160,7 @@ export class CreditTransactionEntity {
   createdAt: Date;
 }
 
-/** The search text of an accreditation (see the `search` column). */
+/** The search text of an accreditation (see the `search` column): folded, so "novak" finds "Novák" on both databases. */
 export function searchText(a: { firstname: string; lastname: string; email: string; bc: string }): string {
-  return `${a.firstname} ${a.lastname} ${a.email} ${a.bc}`.toLowerCase().slice(0, 760);
+  return foldSearch(`${a.firstname} ${a.lastname} ${a.email} ${a.bc}`).slice(0, 760);
 }

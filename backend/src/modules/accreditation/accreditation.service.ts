@@ -9,6 +9,7 @@ import {
   type creditChangeSchema,
   fieldValueText,
   type FieldError,
+  foldSearch,
 } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
@@ -298,7 +299,7 @@ export class AccreditationService {
     if (!filter) return { qb, conditions };
     if (filter.text) {
       // One lower-cased column: names, e-mail, code.
-      where("a.search LIKE :like ESCAPE '!'", { like: containing(filter.text.toLowerCase()) });
+      where("a.search LIKE :like ESCAPE '!'", { like: containing(foldSearch(filter.text)) });
     }
     if (filter.groupId) {
       where('a.id IN (SELECT g.accreditationId FROM accreditation_group g WHERE g.groupId = :groupId)', {

@@ -20,6 +20,7 @@ import {
   type ExtensionUserItems,
   type ExtensionUserRow,
   type extensionUsersQuerySchema,
+  foldSearch,
   isExtensionType,
   type MealItem,
   type MultiText,
@@ -381,7 +382,7 @@ export class ActionExtensionService {
   ): Promise<Paged<ExtensionUserRow>> {
     const action = await this.action(actionId, type);
     const qb = this.people.query('a').andWhere('a.actionId = :actionId', { actionId: action.id });
-    if (q.phrase) qb.andWhere("a.search LIKE :phrase ESCAPE '!'", { phrase: containing(q.phrase.toLowerCase()) });
+    if (q.phrase) qb.andWhere("a.search LIKE :phrase ESCAPE '!'", { phrase: containing(foldSearch(q.phrase)) });
     if (q.groupId)
       qb.andWhere(
         'EXISTS (SELECT 1 FROM accreditation_group ag WHERE ag.accreditationId = a.id AND ag.groupId = :groupId)',
