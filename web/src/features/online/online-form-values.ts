@@ -5,6 +5,7 @@ import {
   type OnlineField,
   type OnlineRegistrationInput,
   onlineRegistrationSchema,
+  type UserExtensionItemInput,
 } from '@accredo/domain';
 import type { z } from 'zod';
 import { localized } from '../../api/action';
@@ -29,6 +30,10 @@ export interface OnlineFormValues extends CustomFieldFormValues {
   image: string | null;
   /** ticked checking attributes by id (spec §5 ca-{id}) */
   checkingAttributes: Record<string, boolean>;
+  /** the meal items chosen ({itemId, option}), only when the channel offers them */
+  mealItems: UserExtensionItemInput[];
+  /** the car park (and place) chosen with the licence plate */
+  parkingItems: UserExtensionItemInput[];
 }
 
 /**
@@ -68,6 +73,8 @@ export function onlineFormValues(data: OnlineChannelData, fields: FieldDef[]): O
     days: data.viewDays ? [...data.defaultDays] : [],
     image: null,
     checkingAttributes: Object.fromEntries(data.checkingAttributes.map((a) => [a.id, false])),
+    mealItems: [],
+    parkingItems: [],
   };
 }
 
@@ -107,8 +114,8 @@ export function onlinePayload(
     days: values.days,
     groups: values.groups,
     image: values.image ?? null,
-    mealItems: [],
-    parkingItems: [],
+    mealItems: values.mealItems,
+    parkingItems: values.parkingItems,
     checkingAttributes: values.checkingAttributes,
     language,
   };

@@ -37,6 +37,7 @@ import {
   onlineFormValues,
   onlinePayload,
 } from './online-form-values';
+import { OnlineExtensionSelects } from './online-extension-selects';
 import { OnlinePhoto } from './online-photo';
 import { ChannelUnavailable, isAuthLost, isChannelStateError, ONLINE_KEY, OnlineCard } from './online-shared';
 import { onlineGeocoder } from '../../api/geocode';
@@ -197,6 +198,8 @@ function RegistrationForm({
             lines.push(FAILURE_LINES[error.code]);
             form.setError('email', { type: 'server', message: FAILURE_LINES[error.code] }, { shouldFocus: true });
           }
+          // The last place went to someone else meanwhile (spec §8: capacity full is reported to the person).
+          if (error.code === 'EXTENSION_CAPACITY_FULL') lines.push('actionExtension.capacityFull');
           for (const field of error.fields) form.setError(field.path as never, { type: 'server', message: field.key });
         }
         setFailure(lines);
@@ -307,6 +310,7 @@ function RegistrationForm({
               />
             )}
           </SimpleGrid>
+          <OnlineExtensionSelects data={data} control={form.control} />
           {data.checkingAttributes.length > 0 && (
             <Input.Wrapper label={t('online.confirmations')}>
               <Stack gap="xs" mt={6}>

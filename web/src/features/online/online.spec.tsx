@@ -75,6 +75,8 @@ function data(patch: Partial<OnlineChannelData> = {}): OnlineChannelData {
     ],
     viewMealSelect: false,
     viewParkingSelect: false,
+    mealItems: [],
+    parkingItems: [],
     ...patch,
   };
 }
@@ -418,5 +420,123 @@ describe('online registration: languages', () => {
     expect(await screen.findByRole('textbox', { name: /Firma/ })).toBeInTheDocument();
     await waitFor(() => expect(i18n.language).toBe('cs'));
     expect(screen.queryByRole('combobox', { name: t('basics.language') })).not.toBeInTheDocument();
+  });
+});
+
+describe('online registration: meals and parking', { timeout: 30_000 }, () => {
+  const lunch = (id: number, date: string, options: { id: number; cs: string; full?: boolean }[] = []) => ({
+    id,
+    label: text('Oběd'),
+    date,
+    timeFrom: '12:00',
+    timeTo: '13:00',
+    full: false,
+    options: options.map((o) => ({ id: o.id, name: text(o.cs), note: '', full: o.full ?? false })),
+  });
+  const channel = data({
+    checkingAttributes: [],
+    customField: [],
+    viewMealSelect: true,
+    viewParkingSelect: true,
+    mealItems: [
+      lunch(1, '2026-07-01', [
+        { id: 11, cs: 'Vegetariánský', full: true },
+        { id: 12, cs: 'Masový' },
+      ]),
+      lunch(2, '2026-07-02'),
+    ],
+    parkingItems: [
+      { id: 5, label: text('Sever'), date: null, timeFrom: '', timeTo: '', full: false, options: [] },
+      {
+        id: 6,
+        label: text('Jih'),
+        date: null,
+        timeFrom: '',
+        timeTo: '',
+        full: false,
+        options: [{ id: 61, name: text('A1'), note: '', full: true }],
+      },
+    ],
+  });
+
+  it('offers the channel items, full ones disabled, and sends the choices', async () => {
+    const calls = mockOnlineApi({
+      'GET web-channel/fest': info(),
+      'GET web-channel/data/fest': channel,
+      'POST accreditation/fest': { id: 1, customId: 1, afterAdd: { action: 1 } },
+    });
+    const { user } = setup();
+    const meals = await screen.findByRole('group', { name: t('extension.online.meal') });
+    const fill = async (name: RegExp, value: string) => {
+      await user.click(screen.getByRole('textbox', { name }));
+      await user.paste(value);
+    };
+    await fill(new RegExp(t('online.firstname')), 'Jana');
+    await fill(new RegExp(t('online.lastname')), 'Nová');
+    await fill(/Pracovní e-mail/, 'jana@example.com');
+
+    const selects = within(meals).getAllByRole('combobox');
+    expect(selects).toHaveLength(2);
+    await user.click(selects[0]);
+    let listbox = await screen.findByRole('listbox');
+    expect(
+      within(listbox).getByRole('option', { name: `Vegetariánský (${t('extension.online.full')})` }),
+    ).toHaveAttribute('data-combobox-disabled', 'true');
+    await user.click(within(listbox).getByRole('option', { name: 'Masový' }));
+    await user.click(selects[1]);
+    listbox = await screen.findByRole('listbox');
+    await user.click(within(listbox).getByRole('option', { name: 'Oběd' }));
+
+    const parking = screen.getByRole('group', { name: t('extension.online.parking') });
+    await user.click(within(parking).getByRole('combobox', { name: t('extension.online.parking') }));
+    listbox = await screen.findByRole('listbox');
+    expect(within(listbox).getByRole('option', { name: `Jih – A1 (${t('extension.online.full')})` })).toHaveAttribute(
+      'data-combobox-disabled',
+      'true',
+    );
+    await user.click(within(listbox).getByRole('option', { name: 'Sever' }));
+    await user.click(within(parking).getByRole('textbox', { name: t('extension.online.licencePlate') }));
+    await user.paste('1ab2345');
+
+    await user.click(registerButton());
+    await screen.findByRole('status');
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      mealItems: [
+        { itemId: 1, option: 12, have: true },
+        { itemId: 2, option: null, have: true },
+      ],
+      // the shared schema writes the plate in capitals
+      parkingItems: [{ itemId: 5, option: null, have: true, licencePlate: '1AB2345' }],
+    });
+  });
+
+  it('says so when the last place was taken meanwhile', async () => {
+    mockOnlineApi({
+      'GET web-channel/fest': info(),
+      'GET web-channel/data/fest': channel,
+      'POST accreditation/fest': failure('EXTENSION_CAPACITY_FULL', 409),
+    });
+    const { user } = setup();
+    await user.click(await screen.findByRole('textbox', { name: new RegExp(t('online.firstname')) }));
+    await user.paste('Jana');
+    await user.click(screen.getByRole('textbox', { name: new RegExp(t('online.lastname')) }));
+    await user.paste('Nová');
+    await user.click(screen.getByRole('textbox', { name: /Pracovní e-mail/ }));
+    await user.paste('jana@example.com');
+    await user.click(registerButton());
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(t('online.registerNoOk'));
+    expect(alert).toHaveTextContent(t('actionExtension.capacityFull'));
+  });
+
+  it('shows no selects when the channel does not offer them', async () => {
+    mockOnlineApi({
+      'GET web-channel/fest': info(),
+      'GET web-channel/data/fest': { ...channel, viewMealSelect: false, viewParkingSelect: false },
+    });
+    setup();
+    expect(await screen.findByRole('textbox', { name: new RegExp(t('online.firstname')) })).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: t('extension.online.meal') })).not.toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: t('extension.online.parking') })).not.toBeInTheDocument();
   });
 });
