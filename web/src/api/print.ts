@@ -50,13 +50,17 @@ export const printApi = {
 /** A big PDF print running on the server (POST user/print type pdf answered 202; spec §7 extended, issue 13). */
 export interface PdfJob {
   id: number;
-  state: 'waiting' | 'running' | 'done' | 'error';
+  /** `expired`: the file was removed a day after it finished */
+  state: 'waiting' | 'running' | 'done' | 'error' | 'expired';
   total: number;
   done: number;
   printed: number;
   fileName: string;
   error: PrintFailure[];
+  /** why a job failed: an error code (errors.<code>) or the renderer's message */
   failReason: string | null;
+  /** a failed job can be started again once */
+  canRetry?: boolean;
 }
 
 /** What "generate PDF" got: the file at once, a job to follow, or nobody printable. */
@@ -97,6 +101,8 @@ export const pdfApi = {
   },
   /** GET user/print/job/{id}: the progress */
   job: (id: number) => request<PdfJob>(adminConfig, 'GET', `user/print/job/${id}`),
+  /** POST user/print/job/{id}/retry: a failed job started again (once), from its progress */
+  retry: (id: number) => request<PdfJob>(adminConfig, 'POST', `user/print/job/${id}/retry`, {}),
   /** GET user/print/job/{id}/file: the finished PDF */
   file: (job: Pick<PdfJob, 'id' | 'fileName'>) => fileCall('GET', `user/print/job/${job.id}/file`, job.fileName),
 };

@@ -118,6 +118,48 @@ describe('generate PDF from the list options (issue 13)', () => {
     expect(calls.find((c) => c.path === 'user/print')?.body).toMatchObject({ all: true, type: 'pdf' });
   });
 
+  it('says why a job failed and starts it again once on "try again"', async () => {
+    const job = {
+      id: 6,
+      state: 'waiting',
+      total: 300,
+      done: 0,
+      printed: 0,
+      fileName: 'badges-7.pdf',
+      error: [],
+      failReason: null,
+      canRetry: false,
+    };
+    const states = [
+      { ...job, state: 'error', done: 100, failReason: 'PDF_RENDERER_MISSING', canRetry: true },
+      { ...job, state: 'done', done: 300, printed: 300 },
+    ];
+    const { calls } = mockAdminApi({
+      ...base,
+      'POST user/print': jsonResponse({ data: job }, 202),
+      'GET user/print/job/6': async () => states.shift()!,
+      'POST user/print/job/6/retry': { ...job, done: 100 },
+      'GET user/print/job/6/file': pdfResponse('badges-7.pdf'),
+    });
+    const { user } = renderList();
+    await screen.findByText('p1@example.com');
+    fireEvent.keyDown(document.body, { key: 'a', ctrlKey: true });
+    await generatePdf(user);
+
+    const reason = t('templateEngine.pdfFailReason', { reason: t('errors.PDF_RENDERER_MISSING') });
+    expect(await screen.findByText(reason)).toBeInTheDocument();
+    expect(screen.getByText(t('templateEngine.pdfError'))).toBeInTheDocument();
+    // the notifications of the tests before stay on the page
+    const downloads = () => screen.queryAllByRole('button', { name: t('templateEngine.pdfDownload') });
+    const before = downloads().length;
+    await user.click(screen.getByRole('button', { name: t('templateEngine.pdfRetry') }));
+    await waitFor(() => expect(downloads()).toHaveLength(before + 1));
+    const download = downloads()[before];
+    expect(calls.filter((c) => c.path === 'user/print/job/6/retry')).toHaveLength(1);
+    await user.click(download);
+    await waitFor(() => expect(saved).toEqual(['badges-7.pdf']));
+  });
+
   it('says why when the server cannot make PDFs', async () => {
     mockAdminApi({
       ...base,

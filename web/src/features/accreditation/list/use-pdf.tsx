@@ -43,16 +43,52 @@ export function usePdfBadges(onPrinted: () => void): PdfBadges {
     mutationFn: ({ target: t, options }: { target: BulkTarget; options: PrintOptions }) => pdfApi.print(t, options),
   });
 
-  const follow = async (first: PdfJob) => {
+  /** A failed job: why (its error code's text, or the renderer's message), and "try again" while it may. */
+  const failed = (job: PdfJob) => {
+    const reason = job.failReason ?? '';
+    const why = i18n.exists(`errors.${reason}`) ? i18n.t(`errors.${reason}`) : reason;
+    notifications.update({
+      id: `pdf-job-${job.id}`,
+      loading: false,
+      color: 'red',
+      withCloseButton: true,
+      title: i18n.t('templateEngine.pdfError'),
+      message: (
+        <Stack gap={6}>
+          {why && <Text size="sm">{i18n.t('templateEngine.pdfFailReason', { reason: why })}</Text>}
+          {job.canRetry && (
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() =>
+                pdfApi.retry(job.id).then(
+                  (retried) => void follow(retried, true),
+                  (error) => notifyError(bulkErrorKey(error, 'templateEngine.pdfError')),
+                )
+              }
+            >
+              {i18n.t('templateEngine.pdfRetry')}
+            </Button>
+          )}
+        </Stack>
+      ),
+    });
+  };
+
+  /** Follows a job in its notification (`again`: a retried job, whose notification is there already). */
+  const follow = async (first: PdfJob, again = false) => {
     const id = `pdf-job-${first.id}`;
-    notifications.show({
+    const progress = {
       id,
       loading: true,
-      autoClose: false,
+      color: undefined,
+      autoClose: false as const,
       withCloseButton: false,
       title: i18n.t('templateEngine.generatingPdf'),
       message: <JobProgress job={first} />,
-    });
+    };
+    if (again) notifications.update(progress);
+    else notifications.show(progress);
     let job = first;
     try {
       // The notification lives beside the app, so the job is followed even when the list is left.
@@ -66,9 +102,13 @@ export function usePdfBadges(onPrinted: () => void): PdfBadges {
       notifyError(bulkErrorKey(error, 'templateEngine.pdfError'));
       return;
     }
+    if (job.state === 'error') {
+      failed(job);
+      return;
+    }
     if (job.state !== 'done') {
       notifications.hide(id);
-      notifyError('templateEngine.pdfError');
+      notifyError(job.state === 'expired' ? 'errors.PDF_JOB_EXPIRED' : 'templateEngine.pdfError');
       return;
     }
     onPrinted();
