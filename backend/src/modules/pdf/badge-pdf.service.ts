@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { printSchema } from '@accredo/domain';
+import { FALLBACK_LANGUAGE, LANGUAGES, type Language, type printSchema } from '@accredo/domain';
 import type { PrintPage } from '@accredo/templates';
 import {
   type BeforeApplicationShutdown,
@@ -49,6 +49,20 @@ export const PDF_JOB_RETRIES = 1;
 const JOBS_FOLDER = 'pdf-jobs';
 
 type PdfQueueJob = { name: 'run'; data: { id: number } } | { name: 'drain'; data: Record<string, never> };
+
+/**
+ * The language of a person's own badge (the mail's attachment, the gate desk's print), where no
+ * admin's language applies: the language the accreditation stores once it has one (issue 15 adds
+ * it: the language the person registered or was written to in), else the subject's default, Czech
+ * (spec §1). Actions have no languages of their own; a subject without multiLanguage renders Czech
+ * whatever the person's language (`PrintService.runFor` applies `effectiveLanguage`).
+ */
+export function badgeLanguage(person: object): Language {
+  const stored = (person as { language?: unknown }).language;
+  return typeof stored === 'string' && (LANGUAGES as readonly string[]).includes(stored)
+    ? (stored as Language)
+    : FALLBACK_LANGUAGE;
+}
 
 export type PdfPrintResult =
   | { kind: 'file'; file: Buffer; fileName: string; error: PrintError[]; printed: number }
@@ -249,8 +263,8 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
   ): Promise<{ file: Buffer | null; fileName: string; error: PrintError[]; versions: Map<number, number> }> {
     const person = await this.accreditations.findOneBy({ id: accreditationId, subjectId: currentSubjectId() });
     if (!person) throw AppError.notFound();
-    // the subject's default language: neither a queued mail nor a device carries an admin's
-    const run = await this.prints.runFor(person.actionId, [person.id], 'cs');
+    // the person's language where known: neither a queued mail nor a device carries an admin's
+    const run = await this.prints.runFor(person.actionId, [person.id], badgeLanguage(person));
     const { pages, error, versions } = await this.prints.render(run, run.ids);
     const file = pages.length ? await this.renderer.render(pages, { title: run.title, lang: run.language }) : null;
     return { file, fileName: `badge-${person.bc}.pdf`, error, versions };

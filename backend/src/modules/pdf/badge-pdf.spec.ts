@@ -11,7 +11,7 @@ import { startSmtp } from '../../testing/smtp.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { PrintLogEntity } from '../accreditation/print-log.entity.js';
-import { BadgePdfService } from './badge-pdf.service.js';
+import { BadgePdfService, badgeLanguage } from './badge-pdf.service.js';
 import { PdfRenderer } from './pdf-renderer.service.js';
 
 const run = promisify(execFile);
@@ -392,6 +392,15 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
     await expect(fs.stat(path.join(jobsDir, String(second.id)))).rejects.toThrow();
     const late = await fetchFile('GET', `user/print/job/${second.id}/file`);
     expect(late.status).toBe(410);
+  });
+
+  it("renders a person's own badge in their stored language, else the subject's default (Czech)", () => {
+    expect(badgeLanguage({ language: 'de' })).toBe('de');
+    expect(badgeLanguage({ language: 'sk' })).toBe('sk');
+    // no language stored (today's accreditations), or one the product does not speak
+    expect(badgeLanguage({})).toBe('cs');
+    expect(badgeLanguage({ language: null })).toBe('cs');
+    expect(badgeLanguage({ language: 'fr' })).toBe('cs');
   });
 
   it('names the install step when Chromium is missing, and HTML printing still works', async () => {
