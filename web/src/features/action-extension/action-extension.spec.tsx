@@ -470,6 +470,7 @@ describe('extension users', () => {
     await user.click(screen.getByRole('button', { name: `${t('extension.groups.edit')}: Crew` }));
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('radio', { name: t('extension.users.assign') }));
+    await user.click(within(dialog).getByRole('switch', { name: t('extension.groups.applyToMembers') }));
     await user.click(within(dialog).getByRole('button', { name: t('extension.users.save') }));
     await waitFor(() =>
       expect(bodyOf(api.calls, 'PUT', 'action-extension/1/5/groups/7')).toEqual({
@@ -479,6 +480,7 @@ describe('extension users', () => {
           { itemId: 2, option: 12, have: true },
         ],
         actionId: 5,
+        applyToMembers: true,
       }),
     );
   });

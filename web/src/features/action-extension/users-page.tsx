@@ -10,7 +10,7 @@ import {
   type UserExtensionItemInput,
   type UserExtensionItemView,
 } from '@accredo/domain';
-import { Alert, Badge, Button, Group, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Select, Stack, Switch, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconLock, IconUsersPlus } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -427,6 +427,7 @@ function GroupDefaultsModal({
   });
   const [busy, setBusy] = useState(false);
   const [tab, setTab] = useState(tabs[0]);
+  const [applyToMembers, setApplyToMembers] = useState(false);
   const held: UserExtensionItemView[] = (defaults.data?.items ?? []).map((i) => ({
     itemId: i.itemId,
     option: i.option,
@@ -443,7 +444,7 @@ function GroupDefaultsModal({
         .filter((i) => !changed.has(i.itemId))
         .map((i) => ({ itemId: i.itemId, option: i.option, have: true }));
       const items = [...kept, ...chosen.filter((c) => c.have !== false)];
-      await extensionApi.saveGroup(type, data.actionId, group.id, { items, actionId: data.actionId });
+      await extensionApi.saveGroup(type, data.actionId, group.id, { items, actionId: data.actionId, applyToMembers });
       notifySuccess('actionExtension.assigned');
       onClose();
     } catch (error) {
@@ -467,6 +468,11 @@ function GroupDefaultsModal({
           {t(type === EXTENSION_MEAL ? 'extension.groups.switchOffMeal' : 'extension.groups.switchOffParking')}
         </Alert>
       )}
+      <Switch
+        label={t('extension.groups.applyToMembers')}
+        checked={applyToMembers}
+        onChange={(e) => setApplyToMembers(e.currentTarget.checked)}
+      />
       {tabs.length > 1 && (
         <Tabs value={tabValue(tab)} onChange={(v) => setTab(tabKey(v, tabs))}>
           <Tabs.List aria-label={t('extension.days')}>
