@@ -42,6 +42,11 @@ test.describe
     test('write a badge with completion, see the marks, watch the preview follow, switch size and PDF', async ({
       page,
     }) => {
+      // the editor (CodeMirror, loaded on demand) and the previews work under the content security policy
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/content security policy/i.test(message.text())) violations.push(message.text());
+      });
       await page.goto('/template/create');
       await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Gala badge');
       const editor = page.getByRole('textbox', { name: 'Template HTML' });
@@ -97,6 +102,8 @@ test.describe
       const { bytes: pdf } = await downloaded(page, () => page.getByRole('link', { name: 'Open the PDF' }).click());
       expect(Buffer.from(pdf.subarray(0, 5)).toString()).toBe('%PDF-');
       expect(await pdfPages(pdf)).toEqual([[210, 148]]);
+
+      expect(violations).toEqual([]);
 
       await page.getByRole('button', { name: 'Save' }).click();
       await expect(page.getByText('The template has been created')).toBeVisible();
