@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { entryRules, type GateWorld, gateWorld } from '../device/device-testing.js';
+import { MailContexts } from '../mail/mail-render.js';
 import { BadgePdfService } from '../pdf/badge-pdf.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { AccreditationEntity } from './accreditation.entity.js';
@@ -164,6 +165,14 @@ describe('reprint that retires the old badge', () => {
     // the detail shows the valid code
     const detail = await t.api('GET', `/api/admin/v1/user/${w.action.id}/${adam.id}`, { token: admin });
     expect(detail.body.data).toMatchObject({ bc: adam.bc, badgeVersion: 1, badgeCode: `${adam.bc}-1` });
+  });
+
+  it('a mail carries the valid badge: its {{bc}} is the versioned code once the badge was replaced', async () => {
+    const mia = await w.person(10);
+    const contexts = new MailContexts(t.ds, t.url);
+    expect((await contexts.forAccreditations(w.subjectId, [await row(mia.id)])).get(mia.id)?.bc).toBe(mia.bc);
+    await print({ userId: [mia.id], replace: true });
+    expect((await contexts.forAccreditations(w.subjectId, [await row(mia.id)])).get(mia.id)?.bc).toBe(`${mia.bc}-1`);
   });
 
   it('the check page reads versioned codes and says when a badge is superseded', async () => {
