@@ -1,0 +1,113 @@
+import { expect, test } from '@playwright/test';
+import { OPERATOR } from '../playwright.config';
+import { adminApi, adminLogin, provisionAdmin, useEnglish } from './support';
+
+const DAYS = ['2026-07-01', '2026-07-02', '2026-07-03'];
+const dayName = (i: number) => ({ cs: `Den ${i + 1}`, sk: '', en: `Day ${i + 1}`, de: '' });
+
+/**
+ * Issue 14 in the browser: an admin switches meals on for a three-day event, sets up a lunch on the
+ * first day and copies it to the other two, gives the crew group the lunches as its default, and a
+ * person who then joins the crew has them in the extension's users screen.
+ */
+test.describe
+  .serial('meals', () => {
+    let admin: { email: string; password: string; subjectId: number };
+    let actionId: number;
+    let crewId: number;
+
+    test.beforeAll(async ({ request }) => {
+      admin = await provisionAdmin(request, { multiLanguage: false });
+      // The provider switches the meal extension on for the subject.
+      const op = await request.post('/api/manage/v1/login', {
+        data: { login: OPERATOR.email, password: OPERATOR.password },
+      });
+      const headers = { 'authorization-manage': (await op.json()).data.token };
+      const { subjectId } = admin;
+      const subject = (await (await request.get(`/api/manage/v1/subject/${subjectId}`, { headers })).json()).data;
+      const updated = await request.put(`/api/manage/v1/subject/${subjectId}`, {
+        headers,
+        data: { ...subject, extensions: [1] },
+      });
+      expect(updated.ok()).toBe(true);
+
+      const { post } = await adminApi(request, admin);
+      const action = await post('action', {
+        name: { cs: 'Festival' },
+        dateFrom: `${DAYS[0]}T08:00`,
+        dateTo: `${DAYS[2]}T22:00`,
+        multiDay: true,
+        days: DAYS.map((id, i) => ({ id, name: dayName(i), onAccreditation: `D${i + 1}` })),
+      });
+      actionId = action.id;
+      const crew = await post('groups', { name: 'Crew', actionId, assignDefaultMeal: true });
+      crewId = crew.id;
+    });
+
+    test('lunches over three days, a group default, and a new crew member has them', async ({ page, request }) => {
+      await useEnglish(page);
+      await adminLogin(page, admin.email, admin.password);
+
+      // the overview: a meal card (no parking, the subject does not have it) and the report
+      await page.goto('/action-extension');
+      await expect(page.getByRole('link', { name: 'Parking' })).toHaveCount(0);
+      await page.getByRole('link', { name: 'Meals' }).click();
+      await expect(page).toHaveURL(/\/action-extension\/meal$/);
+
+      // switch meals on for the action, then edit its items
+      await page.getByRole('switch', { name: 'Active: Festival' }).check({ force: true });
+      await page.getByRole('link', { name: 'Edit items: Festival' }).click();
+      await expect(page.getByRole('tab', { name: 'Den 1' })).toBeVisible();
+      await expect(page.getByRole('tab', { name: 'Den 3' })).toBeVisible();
+
+      await page.getByRole('button', { name: 'Add meal' }).click();
+      const meal = page.getByRole('group', { name: 'Meal 1' });
+      await meal.getByLabel('Time from').fill('12:00');
+      await meal.getByLabel('Time to').fill('13:00');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect(meal.getByText('This field is required')).toBeVisible();
+      await meal.getByRole('textbox', { name: 'Label' }).fill('Lunch');
+      await meal.getByRole('button', { name: 'Add option' }).click();
+      await meal.getByRole('textbox', { name: 'Option name' }).fill('Vegetarian');
+
+      await page.getByRole('button', { name: 'Copy to other days' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('checkbox', { name: 'Den 2' }).check();
+      await dialog.getByRole('checkbox', { name: 'Den 3' }).check();
+      await dialog.getByRole('button', { name: 'Copy' }).click();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByText('The extension has been saved')).toBeVisible();
+      await page.getByRole('tab', { name: 'Den 3' }).click();
+      await expect(page.getByRole('group', { name: 'Meal 1' }).getByRole('textbox', { name: 'Label' })).toHaveValue(
+        'Lunch',
+      );
+
+      // the crew gets the lunch of every day by default
+      await page.goto(`/action-extension/meal/${actionId}/users`);
+      await page.getByRole('tab', { name: 'Group defaults' }).click();
+      await page.getByRole('button', { name: 'Edit defaults: Crew' }).click();
+      const defaults = page.getByRole('dialog');
+      for (const day of ['Den 1', 'Den 2', 'Den 3']) {
+        await defaults.getByRole('tab', { name: day }).click();
+        await defaults.getByText('Assign', { exact: true }).click();
+      }
+      await defaults.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByText('Assigned', { exact: true })).toBeVisible();
+
+      // a person joins the crew and has the three lunches
+      const { post } = await adminApi(request, admin);
+      await post('user', {
+        actionId,
+        firstname: 'Eva',
+        lastname: 'Cook',
+        email: 'eva@festival.test',
+        groupIds: [crewId],
+      });
+      await page.reload();
+      await expect(page.getByRole('tab', { name: 'Den 1' })).toBeVisible();
+      const row = page.getByRole('row', { name: /Eva Cook/ });
+      await expect(row.getByText('Lunch')).toBeVisible();
+      await page.getByRole('tab', { name: 'Den 3' }).click();
+      await expect(page.getByRole('row', { name: /Eva Cook/ }).getByText('Lunch')).toBeVisible();
+    });
+  });
