@@ -147,6 +147,9 @@ describe('meal and parking gates', () => {
     const shown = snap.people.find((p: { id: number }) => p.id === waiting.id);
     expect(shown.parking).toEqual([{ areaId: area.id, capacity: 3, date: null }]);
     expect(shown.parkingInside).toEqual([area.id]);
+    // the live view shows the car park with the people inside
+    const live = await w.call('GET', `report/live?actionId=${w.action.id}`);
+    expect(live.body.data.parking).toEqual([{ areaId: area.id, name: 'P1', inside: 3, capacity: 3 }]);
     // and the change feed names a person whose presence changed
     const feed = await t.ds.query('SELECT COUNT(*) AS n FROM accreditation_change WHERE accreditationId = ?', [
       waiting.id,

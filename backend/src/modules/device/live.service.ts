@@ -7,7 +7,7 @@ import { currentSubjectId } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
-import { readDate } from './sql.js';
+import { readDate, readJson } from './sql.js';
 
 export interface LiveZone {
   /** null: passages under templates without a zone (the venue as a whole) */
@@ -30,7 +30,7 @@ export interface LiveView {
   hours: { hour: number; entries: number; exits: number }[];
   scans: { total: number; allowed: number; refused: number };
   refusals: { reason: ReasonCode; count: number; message: string }[];
-  /** car parks come with the extensions issue */
+  /** the action's car parks of the day (or of the whole event) with the people inside now (issue 14) */
   parking: { areaId: number; name: string; inside: number; capacity: number | null }[];
 }
 
@@ -119,7 +119,26 @@ export class LiveService {
       hours,
       scans: { total: allowed + refused, allowed, refused },
       refusals,
-      parking: [],
+      parking: await this.parking(subjectId, action.id, today, lang),
     };
+  }
+
+  private async parking(subjectId: number, actionId: number, day: string, lang: Lang): Promise<LiveView['parking']> {
+    const rows: { id: unknown; label: unknown; capacity: unknown; inside: unknown }[] = await this.ds.query(
+      `SELECT i.id AS id, i.label AS label, i.capacity AS capacity,
+         (SELECT COALESCE(SUM(e.inside), 0) FROM accreditation_extension e JOIN accreditation a ON a.id = e.accreditationId WHERE e.itemId = i.id) AS inside
+       FROM extension_item i WHERE i.subjectId = ? AND i.actionId = ? AND i.type = 2 AND (i.date IS NULL OR i.date = ?)
+       ORDER BY i.position, i.id`,
+      [subjectId, actionId, day],
+    );
+    return rows.map((r) => {
+      const label = readJson<Record<string, string>>(r.label, {});
+      return {
+        areaId: Number(r.id),
+        name: label[lang] || label.cs || '',
+        inside: Number(r.inside ?? 0),
+        capacity: r.capacity === null || r.capacity === undefined ? null : Number(r.capacity),
+      };
+    });
   }
 }
