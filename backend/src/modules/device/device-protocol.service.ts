@@ -397,7 +397,9 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
       const m = new Map<number, T[]>();
       for (const r of list) {
         const k = Number(r.accreditationId);
-        m.set(k, [...(m.get(k) ?? []), f(r)]);
+        const list = m.get(k);
+        if (list) list.push(f(r));
+        else m.set(k, [f(r)]);
       }
       return m;
     };
