@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { htmlPart, waitForQueue } from '../../testing/mail.js';
+import { startSmtp } from '../../testing/smtp.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 
 const run = promisify(execFile);
@@ -26,8 +28,9 @@ async function pdfPages(pdf: Buffer): Promise<string[]> {
  * Issue 13 "Beyond the spec": one template for the whole event with `{{#ifGroup "…"}}` and
  * `{{#ifZone "…"}}`. The print and PDF paths fill in every group and zone name of the person.
  */
-describe('group and zone helpers in printed badges and PDFs (issue 13)', () => {
+describe('group and zone helpers in printed badges, PDFs and mails (issue 13)', () => {
   let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let admin: string;
   let action: { id: number };
   const people: Record<string, { id: number; bc: string }> = {};
@@ -36,7 +39,8 @@ describe('group and zone helpers in printed badges and PDFs (issue 13)', () => {
     t.api('POST', `/api/admin/v1/${p}`, { token: admin, body, headers: { 'accept-language': 'en' } });
 
   beforeAll(async () => {
-    t = await createTestApp();
+    smtp = await startSmtp();
+    t = await createTestApp({ SMTP_URL: smtp.url });
     const subject = await createSubject(t, { key: `helpers-${Date.now().toString(36)}` });
     admin = await loginAs(t, await createAdminUser(t, subject, { superuser: true }));
     action = (await post('action', { name: ml('Festival') })).body.data;
@@ -71,7 +75,10 @@ describe('group and zone helpers in printed badges and PDFs (issue 13)', () => {
     await register('Alice', [press.id, crew.id], [backstage.id]);
     await register('Bruno', [press.id], [hall.id]);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
 
   it('prints the crew band and the backstage line only for the person in that group and zone (HTML)', async () => {
     const res = await post('user/print', { actionId: action.id, userId: [people.Alice.id, people.Bruno.id] });
@@ -112,6 +119,27 @@ describe('group and zone helpers in printed badges and PDFs (issue 13)', () => {
       false,
       true,
     ]);
+  });
+
+  it('fills them in a mail per person (the mail worker renders with all their groups and zones)', async () => {
+    const template = (
+      await post('mail-template', {
+        name: 'Per group',
+        subjectFrom: 'Your pass',
+        html: '<p>{{firstname}}: {{#ifGroup "Crew"}}CREWMAIL{{else}}GUESTMAIL{{/ifGroup}}{{#ifZone "Backstage"}} ZONEMAIL{{/ifZone}}</p>',
+      })
+    ).body.data;
+    const sent = await post('email/send', {
+      actionId: action.id,
+      userIds: [people.Alice.id, people.Bruno.id],
+      mailTemplate: template.id,
+    });
+    expect(sent.body.data).toEqual({ queued: 2, error: [] });
+    await waitForQueue(t);
+    const body = (to: string) => htmlPart(smtp.mails.find((m) => m.to.includes(to))?.raw ?? '');
+    expect(body('alice@example.com')).toContain('Alice: CREWMAIL ZONEMAIL');
+    expect(body('bruno@example.com')).toContain('Bruno: GUESTMAIL');
+    expect(body('bruno@example.com')).not.toContain('ZONEMAIL');
   });
 
   it('previews with the names sent in params, and the check refuses a helper without its name at its place', async () => {
