@@ -21,6 +21,16 @@ const row = (id: number) =>
 const fields: ActionField[] = [
   { id: 4, name: 'Vegan', label: text('Vegan'), customFieldType: 7, options: [] },
   { id: 5, name: 'Company', label: text('Firma'), customFieldType: 1, options: [] },
+  {
+    id: 6,
+    name: 'tricko',
+    label: text('Tričko'),
+    customFieldType: 4,
+    options: [
+      { id: 'a', value: 'S' },
+      { id: 'b', value: 'XL' },
+    ],
+  },
 ];
 
 /** POST user/all and user/filter: `total` rows paged by the request. */
@@ -127,6 +137,14 @@ describe('accreditation list', () => {
     await user.click(within(panel).getByRole('combobox', { name: 'Vegan' }));
     await user.click(await screen.findByRole('option', { name: t('basics.yes') }));
     await user.type(within(panel).getByLabelText('Firma'), 'Acme');
+    // a choice field offers its options instead of a text box
+    await user.click(within(panel).getByRole('combobox', { name: 'Tričko' }));
+    expect(
+      within(await screen.findByRole('listbox'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['S', 'XL']);
+    await user.click(screen.getByRole('option', { name: 'XL' }));
     await user.click(within(panel).getByRole('button', { name: t('accreditation.applyFilter') }));
 
     const filterData = {
@@ -136,7 +154,7 @@ describe('accreditation list', () => {
       printed: null,
       entrance: null,
       entranceDate: null,
-      customField: { '4': 1, '5': 'Acme' },
+      customField: { '4': 1, '5': 'Acme', '6': 'XL' },
     };
     await waitFor(() => expect(bodies('user/filter')).toHaveLength(1));
     expect(bodies('user/filter')[0]).toEqual({ actionId: 7, page: 1, pageSize: 10, filterData });

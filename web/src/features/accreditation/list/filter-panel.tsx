@@ -9,6 +9,8 @@ import {
   fieldTypeId,
 } from '../../../api/accreditation-list';
 
+const SELECT_MULTI = 3;
+const SELECT = 4;
 const BOOL = 7;
 const IMAGE = 9;
 
@@ -176,13 +178,26 @@ export function FilterPanel({ opened, onClose, value, fields, groups, zones, onA
             .map((field) => {
               const label = localized(field.label, i18n.language) || field.name;
               const current = form.customField[String(field.id)] ?? '';
-              return fieldTypeId(field) === BOOL ? (
+              const type = fieldTypeId(field);
+              // a choice field offers its options (what its stored text holds), not a free-text box
+              const choices =
+                type === BOOL
+                  ? yesNo
+                  : type === SELECT || type === SELECT_MULTI
+                    ? [...new Set(field.options.map((o) => o.value))].map((v) => ({ value: v, label: v }))
+                    : null;
+              return choices ? (
                 <Select
                   key={field.id}
                   label={label}
                   placeholder={t('accreditation.any')}
                   clearable
-                  data={yesNo}
+                  searchable={choices.length > 7}
+                  data={
+                    current && !choices.some((c) => c.value === current)
+                      ? [...choices, { value: current, label: current }]
+                      : choices
+                  }
                   value={current || null}
                   onChange={(v) => setField(field.id, v)}
                 />
