@@ -997,6 +997,16 @@ const CASES: Record<string, Case[]> = {
       expect: { reason: 'BADGE_SUPERSEDED' },
     },
     {
+      name: 'D20: an offline scan from before the replacement, replayed later, was a valid badge then',
+      person: { badgeVersion: 1, badgeReplacedAt: at('2026-07-11 12:30') },
+      expect: { reason: 'OK', data: { code: 'ABC123' } },
+    },
+    {
+      name: 'D20: … but not a badge retired earlier still (its retirement time is unknown)',
+      person: { badgeVersion: 2, badgeReplacedAt: at('2026-07-11 12:30') },
+      expect: { reason: 'BADGE_SUPERSEDED', data: { version: 0, current: 2 } },
+    },
+    {
       name: 'a version above the valid one was never printed (forged): NOT_FOUND',
       person: { badgeVersion: 1 },
       req: { code: 'ABC123-2' },

@@ -37,11 +37,15 @@ export function decide(req: ScanRequest, ctx: GateContext): Decision {
   const presented = parseBadgeCode(code).version;
   const current = person.badgeVersion ?? 0;
   if (presented > current) return refuse('NOT_FOUND', { code });
-  if (presented < current) {
+  // an offline scan replayed later (D20) is decided at its scan time: the badge just before the
+  // valid one was still valid before it was replaced
+  const replacedAt = person.badgeReplacedAt;
+  const validThen = presented === current - 1 && typeof replacedAt === 'number' && req.at < replacedAt;
+  if (presented < current && !validThen) {
     const data: DecisionData = { code, version: presented, current };
     // the moment of retirement is known for the badge just before the valid one
-    if (presented === current - 1 && typeof person.badgeReplacedAt === 'number') {
-      const retired = localDateTime(person.badgeReplacedAt, req.timeZone);
+    if (presented === current - 1 && typeof replacedAt === 'number') {
+      const retired = localDateTime(replacedAt, req.timeZone);
       data.retiredDay = retired.day;
       data.retiredTime = retired.time;
     }

@@ -175,6 +175,23 @@ describe('reprint that retires the old badge', () => {
     expect((await contexts.forAccreditations(w.subjectId, [await row(mia.id)])).get(mia.id)?.bc).toBe(`${mia.bc}-1`);
   });
 
+  it('offline scans replayed later (D20): the old badge was valid before its replacement, not after', async () => {
+    const ola = await w.person(11);
+    const before = Date.now() - 60_000;
+    await print({ userId: [ola.id], replace: true });
+    const after = Date.now() + 1;
+    const scans = [
+      { code: ola.bc, direction: 'entry', nonce: nonce(), scanTime: before, allowed: true },
+      { code: ola.bc, direction: 'entry', nonce: nonce(), scanTime: after, allowed: true },
+    ];
+    const res = await t.api('POST', '/api/device/v1/upload', { token: gate.token, body: { scans } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.results.map((r: { reason: string; violation: boolean }) => [r.reason, r.violation])).toEqual([
+      ['OK', false],
+      ['BADGE_SUPERSEDED', true],
+    ]);
+  });
+
   it('the check page reads versioned codes and says when a badge is superseded', async () => {
     const ivo = await w.person(3);
     await print({ userId: [ivo.id], replace: true });
