@@ -1,4 +1,4 @@
-import { deviceTemplateDataSchema } from '@accredo/access';
+import { deviceTemplateDataSchema, localDateTime } from '@accredo/access';
 import { hasRight } from '@accredo/domain';
 import {
   Alert,
@@ -29,16 +29,14 @@ import {
 import { useAdminSession } from '../../app/admin-session';
 import { notifyError } from '../../app/notify';
 import { rawTemplateData, type RulesFormValues } from './rules-form';
-import { useDateTime } from './shared';
 
-const pad = (n: number) => String(n).padStart(2, '0');
-/** now on this computer's clock, as the date and time inputs hold it */
-function nowParts() {
-  const d = new Date();
-  return {
-    day: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`,
-    time: `${pad(d.getHours())}:${pad(d.getMinutes())}`,
-  };
+/** now on the subject's wall clock (the moment the server reads a chosen day and time in) */
+function nowParts(timeZone: string | undefined) {
+  try {
+    return localDateTime(Date.now(), timeZone || 'Europe/Prague');
+  } catch {
+    return localDateTime(Date.now(), 'Europe/Prague');
+  }
 }
 
 function Decision({ allowed }: { allowed: boolean }) {
@@ -62,9 +60,10 @@ export function RuleSimulator({
   form: UseFormReturn<RulesFormValues, unknown, DeviceTemplatePayload>;
   templateId: number | null;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const session = useAdminSession();
-  const start = nowParts();
+  const timeZone = session.subject?.timeZone;
+  const start = nowParts(timeZone);
   // "now" is the server's moment of the click (the entries of this minute count, whatever this
   // computer's clock or time zone); a chosen day and time are the subject's wall clock
   const [now, setNow] = useState(true);
@@ -93,7 +92,14 @@ export function RuleSimulator({
   const chosen = /^\d{4}-\d{2}-\d{2}$/.test(day) && /^\d{2}:\d{2}$/.test(time) ? `${day}T${time}` : null;
   /** the moment sent: null = now; undefined = the chosen day and time are not valid */
   const at = now ? null : (chosen ?? undefined);
-  const dateTime = useDateTime();
+  /** the decided moment as the subject's wall clock shows it */
+  const atText = (iso: string) => {
+    try {
+      return new Date(iso).toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'short', timeZone });
+    } catch {
+      return new Date(iso).toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'short' });
+    }
+  };
 
   /** the form's template as the server reads it, or null (with the form's errors shown) */
   const current = async () => {
@@ -145,7 +151,21 @@ export function RuleSimulator({
         {t('device.sim.intro')}
       </Text>
       <Group align="flex-end" gap="md" wrap="wrap">
-        <Switch label={t('device.sim.now')} checked={now} onChange={(e) => setNow(e.currentTarget.checked)} mb={8} />
+        <Switch
+          label={t('device.sim.now')}
+          checked={now}
+          onChange={(e) => {
+            const on = e.currentTarget.checked;
+            setNow(on);
+            // a chosen moment starts from the subject's now, not from when the page was opened
+            if (!on) {
+              const current = nowParts(timeZone);
+              setDay(current.day);
+              setTime(current.time);
+            }
+          }}
+          mb={8}
+        />
         <TextInput
           type="date"
           label={t('device.sim.day')}
@@ -180,7 +200,7 @@ export function RuleSimulator({
           <Group gap="lg">
             {now && (
               <Text size="sm" c="dimmed">
-                {t('device.sim.at', { at: dateTime(counts.at) })}
+                {t('device.sim.at', { at: atText(counts.at) })}
               </Text>
             )}
             <Text size="sm">{t('device.sim.total', { count: counts.total })}</Text>

@@ -1,3 +1,4 @@
+import { localDateTime } from '@accredo/access';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../api/storage';
@@ -258,8 +259,15 @@ describe('rule template form', () => {
     expect(await screen.findByText(new RegExp(`^${t('device.sim.at', { at: '' }).trim()} \\S`))).toBeInTheDocument();
     api.calls.length = 0;
 
+    // a chosen moment starts from now on the subject's clock (Europe/Prague), whatever this computer's zone
+    const before = localDateTime(Date.now(), 'Europe/Prague');
     await user.click(screen.getByRole('switch', { name: t('device.sim.now') }));
+    const after = localDateTime(Date.now(), 'Europe/Prague');
     expect(day).toBeEnabled();
+    expect([before.day, after.day]).toContain((day as HTMLInputElement).value);
+    expect([before.time, after.time]).toContain(
+      (screen.getByLabelText(t('device.sim.time')) as HTMLInputElement).value,
+    );
     await user.clear(day);
     await user.type(day, '2026-11-25');
     const time = screen.getByLabelText(t('device.sim.time'));
