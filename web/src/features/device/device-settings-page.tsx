@@ -12,13 +12,13 @@ import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { DEVICE_KEY_KEY, DEVICES_KEY } from './shared';
 
-/** A code as a scannable QR image (the same bwip-js drawing as badges) with its text beneath. */
+/** A code as a scannable QR image (the same drawing as badges) with its text beneath. */
 function CodeCard({ title, hint, code, testId }: { title: string; hint: string; code: string; testId: string }) {
   const { t } = useTranslation();
   const [svg, setSvg] = useState('');
   useEffect(() => {
     let live = true;
-    // the badge engine's drawing (bwip-js), loaded only on this page: the rest of the app does not need it
+    // the badge engine's drawing, loaded only on this page: the rest of the app does not need it
     void import('@accredo/templates').then(({ barcodeSvg }) => {
       if (live) setSvg(barcodeSvg(code, 'qrcode').replace(/width="30mm"/, 'width="220"'));
     });
@@ -34,7 +34,7 @@ function CodeCard({ title, hint, code, testId }: { title: string; hint: string; 
       <Text size="sm" c="dimmed" mb="sm">
         {hint}
       </Text>
-      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: bwip-js's SVG of our own code (the text is escaped) */}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the engine's SVG of our own code (the text is escaped) */}
       <Box ta="center" dangerouslySetInnerHTML={{ __html: svg }} />
       <Group gap="xs" mt="sm" wrap="nowrap">
         {/* the code shrinks and wraps; the copy button keeps its width */}
