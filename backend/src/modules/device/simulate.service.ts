@@ -14,12 +14,13 @@ import {
 } from '@accredo/access';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { type DataSource, In } from 'typeorm';
 import { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { toFieldErrors } from '../../common/zod.js';
 import { currentSubjectId } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
+import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import { DeviceEntity, DeviceTemplateEntity } from './device.entity.js';
@@ -236,6 +237,16 @@ export class SimulateService {
     }
     const history = new Map<number, Map<number, Passage[]>>();
     const rows: PersonSimulationRow[] = [];
+    // a refused date rule names its user field (label in the admin's language)
+    const fieldIds = [
+      ...new Set(targets.flatMap((x) => x.template.rules.flatMap((r) => r.customRule.map((c) => c.customField)))),
+    ];
+    const fieldNames = new Map(
+      (fieldIds.length
+        ? await this.ds.getRepository(CustomFieldEntity).findBy({ subjectId, id: In(fieldIds) })
+        : []
+      ).map((f) => [f.id, f.label?.[lang]?.trim() || f.label?.cs?.trim() || f.name]),
+    );
     for (const target of targets) {
       const tid = target.template.id > 0 ? target.template.id : null;
       if (tid !== null && !history.has(tid)) history.set(tid, await this.passages(tid, [person.id], when));
@@ -257,7 +268,10 @@ export class SimulateService {
         zoneId,
         allowed: decision.allowed,
         reason: decision.reason,
-        message: reasonMessage(decision, lang, { zone: zoneId ? (zones.get(zoneId) ?? null) : null }),
+        message: reasonMessage(decision, lang, {
+          zone: zoneId ? (zones.get(zoneId) ?? null) : null,
+          field: fieldNames.get(Number((decision.data as { fieldId?: unknown }).fieldId)) ?? null,
+        }),
       });
     }
     return {

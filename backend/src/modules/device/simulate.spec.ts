@@ -255,4 +255,39 @@ describe('rule simulator: POST device-template/simulate and device/simulate-pers
       reason: 'ENTRANCES_USED',
     });
   });
+
+  it('names the user field of a refused date rule in one person’s decisions', async () => {
+    const field = (
+      await post('custom-field', {
+        name: 'valid_from',
+        label: { cs: 'Platné od', sk: '', en: 'Valid from', de: '' },
+        customFieldType: 1,
+      })
+    ).body.data;
+    const data = {
+      mode: 1,
+      rules: [
+        {
+          groupId: staff.id,
+          entrances: 0,
+          customRule: [
+            { customField: field.id, type: 'date', values: { system: 'today', check: 'gte', entrances: 0 } },
+          ],
+        },
+      ],
+      globalRule: null,
+    };
+    const bob = await post('device/simulate-person', {
+      accreditationId: people.Bob.id,
+      at: AT,
+      template: { actionId: action.id, zoneId: null, data },
+    });
+    expect(bob.status).toBe(200);
+    expect(bob.body.data.rows[0]).toMatchObject({
+      deviceId: null,
+      allowed: false,
+      reason: 'CUSTOM_DATE_INVALID',
+      message: 'The date in the field Valid from is missing or invalid',
+    });
+  });
 });
