@@ -136,7 +136,7 @@ describe('action detail', () => {
     const { calls } = mockAdminApi({ ...common, 'GET action/7': action, 'PUT action/7': action });
     const { user } = renderWithSession(actionRoutes, '/action/detail/7');
 
-    const row = await screen.findByRole('group', { name: 'T-shirt' });
+    const row = await screen.findByRole('group', { name: 'Tričko (T-shirt)' });
     expect(within(row).queryByLabelText(t('action.fieldDefaultValue'))).not.toBeInTheDocument();
     await user.click(within(row).getByRole('checkbox', { name: t('action.fieldHidden') }));
     const defaultValue = within(row).getByLabelText(t('action.fieldDefaultValue'));
@@ -150,9 +150,9 @@ describe('action detail', () => {
       within(listbox)
         .getAllByRole('option')
         .map((o) => o.textContent),
-    ).toEqual(['Company']);
-    await user.click(within(listbox).getByRole('option', { name: 'Company' }));
-    expect(screen.getByRole('group', { name: 'Company' })).toBeInTheDocument();
+    ).toEqual(['Firma (Company)']); // the label people read, with the internal name
+    await user.click(within(listbox).getByRole('option', { name: 'Firma (Company)' }));
+    expect(screen.getByRole('group', { name: 'Firma (Company)' })).toBeInTheDocument();
 
     await user.click(saveButton());
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
@@ -163,7 +163,7 @@ describe('action detail', () => {
     ]);
 
     // the saved action (as answered) has the flag off again: the input goes away
-    const saved = await screen.findByRole('group', { name: 'T-shirt' });
+    const saved = await screen.findByRole('group', { name: 'Tričko (T-shirt)' });
     await waitFor(() => expect(within(saved).queryByLabelText(t('action.fieldDefaultValue'))).not.toBeInTheDocument());
     expect(within(saved).getByRole('checkbox', { name: t('action.fieldHidden') })).not.toBeChecked();
   });

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useFieldArray, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { actionApi } from '../../api/action';
+import { actionApi, localized } from '../../api/action';
 import { CUSTOM_FIELD_LIST_KEY, customFieldApi } from '../../api/custom-field';
 import type { ActionTabProps } from './action-form-values';
 import { BooleanField } from '../../components/form';
@@ -89,13 +89,19 @@ export function BasicTab({ form, languages, fieldError }: ActionTabProps) {
 
 /** The action's user fields: each with mandatory, hidden-on-web and, when hidden, a default value. */
 function SelectedUserFields({ form, fieldError }: ActionTabProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const typeName = useFieldTypeName();
   const { fields, append, remove } = useFieldArray({ control: form.control, name: 'customField', keyName: '_key' });
   const selected = useWatch({ control: form.control, name: 'customField' });
   const customFields = useQuery({ queryKey: CUSTOM_FIELD_LIST_KEY, queryFn: customFieldApi.list });
   const [search, setSearch] = useState('');
   const available = (customFields.data ?? []).filter((f) => !selected.some((s) => s.id === f.id));
+  /** What people read (the label in the UI language), with the internal name where it differs. */
+  const title = (id: number, name: string) => {
+    const field = customFields.data?.find((f) => f.id === id);
+    const label = field ? localized(field.label, i18n.language) : '';
+    return label && label !== name ? `${label} (${name})` : name;
+  };
 
   return (
     <Fieldset legend={t('action.userFields')}>
@@ -106,10 +112,10 @@ function SelectedUserFields({ form, fieldError }: ActionTabProps) {
           </Text>
         )}
         {fields.map((field, index) => (
-          <Paper key={field._key} withBorder p="sm" role="group" aria-label={field.name}>
+          <Paper key={field._key} withBorder p="sm" role="group" aria-label={title(field.id, field.name)}>
             <Group justify="space-between" wrap="nowrap" mb="xs">
               <Group gap="xs">
-                <Text fw={500}>{field.name}</Text>
+                <Text fw={500}>{title(field.id, field.name)}</Text>
                 <Badge variant="light" color="gray">
                   {typeName(field.customFieldType)}
                 </Badge>
@@ -117,7 +123,7 @@ function SelectedUserFields({ form, fieldError }: ActionTabProps) {
               <ActionIcon
                 variant="subtle"
                 color="red"
-                aria-label={`${t('basics.remove')}: ${field.name}`}
+                aria-label={`${t('basics.remove')}: ${title(field.id, field.name)}`}
                 onClick={() => remove(index)}
               >
                 <IconTrash size={16} />
@@ -156,7 +162,7 @@ function SelectedUserFields({ form, fieldError }: ActionTabProps) {
           maw={420}
           disabled={available.length === 0}
           nothingFoundMessage={t('basics.noData')}
-          data={available.map((f) => ({ value: f.id, label: f.name }))}
+          data={available.map((f) => ({ value: f.id, label: title(f.id, f.name) }))}
           value={null}
           searchValue={search}
           onSearchChange={setSearch}
