@@ -109,9 +109,18 @@ export class ActionExtension1764100300000 implements MigrationInterface {
     await q.query(trigger('TR_accreditation_extension_change_ins', 'INSERT', 'NEW'));
     await q.query(trigger('TR_accreditation_extension_change_upd', 'UPDATE', 'NEW'));
     await q.query(trigger('TR_accreditation_extension_change_del', 'DELETE', 'OLD'));
+    // a deleted person's items go with them (whichever path deletes), so counting the holders of an
+    // item never needs the accreditation table (and never locks its rows)
+    const cleanup = 'DELETE FROM accreditation_extension WHERE accreditationId = OLD.id';
+    await q.query(
+      mariadb
+        ? `CREATE TRIGGER TR_accreditation_extension_cleanup AFTER DELETE ON accreditation FOR EACH ROW ${cleanup}`
+        : `CREATE TRIGGER TR_accreditation_extension_cleanup AFTER DELETE ON accreditation FOR EACH ROW BEGIN ${cleanup}; END`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TRIGGER IF EXISTS TR_accreditation_extension_cleanup');
     for (const name of ['ins', 'upd', 'del'])
       await q.query(`DROP TRIGGER IF EXISTS TR_accreditation_extension_change_${name}`);
     await q.dropTable('group_extension');

@@ -240,6 +240,15 @@ describe('action extensions (spec §7 Action extensions)', () => {
       // removing unused items frees their places
       expect((await assign([b.id], [{ itemId: lunch.id, have: false }])).body.data).toEqual({ changed: 1 });
       expect((await assign([c.id], [{ itemId: lunch.id }])).status).toBe(200);
+      // a person removed from the action takes their items along, freeing the place
+      expect((await assign([b.id], [{ itemId: lunch.id }])).body.error.code).toBe('EXTENSION_CAPACITY_FULL');
+      const removed = await w.call('POST', 'user/delete', { actionId: w.action.id, type: 1, userId: [c.id] });
+      expect(removed.status).toBe(200);
+      const [{ n }] = await t.ds.query('SELECT COUNT(*) AS n FROM accreditation_extension WHERE accreditationId = ?', [
+        c.id,
+      ]);
+      expect(Number(n)).toBe(0);
+      expect((await assign([b.id], [{ itemId: lunch.id }])).status).toBe(200);
     });
 
     it('parking: areas with places and a licence plate per person', async () => {

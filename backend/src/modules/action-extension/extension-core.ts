@@ -147,9 +147,11 @@ export function* assignCore(
     if (i.option !== null && optionById.get(i.option)?.itemId !== i.itemId)
       throw new AppError('EXTENSION_ITEM_INVALID', { itemId: i.itemId, option: i.option });
 
-  // how many hold each item and option now (people still existing), read under the items' locks
+  // how many hold each item and option now, read under the items' locks (a locking read on MariaDB:
+  // the latest rows even in a REPEATABLE READ transaction such as the import's). A deleted
+  // person's rows are deleted with them (trigger of migration 1764100300000).
   const counts = (yield all(
-    `SELECT e.itemId AS itemId, e.optionId AS optionId, COUNT(*) AS n FROM accreditation_extension e JOIN accreditation a ON a.id = e.accreditationId WHERE e.itemId IN (${marks(itemIds.length)}) GROUP BY e.itemId, e.optionId${env.lock}`,
+    `SELECT itemId, optionId, COUNT(*) AS n FROM accreditation_extension WHERE itemId IN (${marks(itemIds.length)}) GROUP BY itemId, optionId${env.lock}`,
     itemIds,
   )) as { itemId: unknown; optionId: unknown; n: unknown }[];
   const itemTaken = new Map<number, number>();
