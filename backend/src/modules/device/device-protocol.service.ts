@@ -230,8 +230,11 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
     );
     let end = rows.length === limit ? Number(rows[rows.length - 1].id) : null;
     const otherMax = limit * OTHERS_PER_PERSON;
+    // in id order along the primary key, stopping at the limit: MariaDB would otherwise take the
+    // (subjectId, actionId, id) index and sort all of the subject's other rows for every page
+    // (SQLite walks the rowid by itself)
     const otherRows: { id: unknown; bc: unknown }[] = await this.ds.query(
-      `SELECT id, bc FROM accreditation WHERE subjectId = ? AND actionId <> ? AND id > ?${end === null ? '' : ' AND id <= ?'} ORDER BY id LIMIT ${otherMax}`,
+      `SELECT id, bc FROM accreditation${isSqlite(this.ds) ? '' : ' FORCE INDEX (PRIMARY)'} WHERE subjectId = ? AND actionId <> ? AND id > ?${end === null ? '' : ' AND id <= ?'} ORDER BY id LIMIT ${otherMax}`,
       end === null ? [auth.subjectId, gate.action.id, after] : [auth.subjectId, gate.action.id, after, end],
     );
     if (otherRows.length === otherMax) {
