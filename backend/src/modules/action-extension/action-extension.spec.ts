@@ -31,6 +31,35 @@ describe('action extensions (spec §7 Action extensions)', () => {
       expect(assign.status).toBe(403);
     });
 
+    it('every route: 401 without a session, 403 without its right, 404 for another subject’s action', async () => {
+      const a = w.action.id;
+      const g = w.groups[0].id;
+      const routes: [string, string, string, unknown][] = [
+        ['GET', 'action-extension/1', 'get', undefined],
+        ['POST', `action-extension/1/${a}`, 'active', { active: true }],
+        ['GET', `action-extension/1/${a}`, 'get', undefined],
+        ['PUT', `action-extension/${a}/1`, 'update', { items: [] }],
+        ['POST', `action-extension/1/${a}/copy`, 'update', { fromDay: DAYS[0], toDays: [DAYS[1]] }],
+        ['POST', `action-extension/1/${a}/users`, 'getUserExtension', {}],
+        ['GET', `action-extension/1/${a}/users/1`, 'getUserExtension', undefined],
+        ['PUT', `action-extension/1/${a}/users`, 'assignUserExtension', { items: [], usersIds: [1], actionId: a }],
+        ['GET', `action-extension/1/${a}/groups/${g}`, 'getGroupsActionExtension', undefined],
+        ['PUT', `action-extension/1/${a}/groups/${g}`, 'assignGroupsActionExtension', { items: [], actionId: a }],
+        ['POST', `action-extension/1/${a}/report`, 'getActionExtensionReport', { responseType: 'json' }],
+      ];
+      const nobody = await w.adminWith({ grant: [['user', 'getUser']] });
+      const other = await createSubject(t, { extensions: [1, 2] });
+      const stranger = await loginAs(t, await createAdminUser(t, other, { superuser: true }));
+      for (const [method, path, right, body] of routes) {
+        expect((await t.api(method, `/api/admin/v1/${path}`, { body })).status, `${method} ${path}`).toBe(401);
+        expect((await w.call(method, path, body, nobody)).status, `${method} ${path}`).toBe(403);
+        const holder = await w.adminWith({ grant: [['actionExtension', right as 'get']] });
+        expect((await w.call(method, path, body, holder)).status, `${method} ${path}`).not.toBe(403);
+        if (path !== 'action-extension/1')
+          expect((await w.call(method, path, body, stranger)).status, `${method} ${path}`).toBe(404);
+      }
+    });
+
     it('an unknown type is ACTION_EXTENSION_DOESNT_EXIST; a type the subject lacks is ACTION_DOESNT_HAVE_EXTENSION', async () => {
       const unknown = await w.call('GET', `action-extension/3/${w.action.id}`);
       expect([unknown.status, unknown.body.error.code]).toEqual([404, 'ACTION_EXTENSION_DOESNT_EXIST']);
