@@ -76,6 +76,8 @@ test.describe
     }
 
     test('rule template, simulator, pairing, scans and key rotation', async ({ page, context }) => {
+      // one long journey: about 30 s on a quiet machine, more on a busy one
+      test.setTimeout(120_000);
       await adminLogin(page, admin.email, admin.password);
 
       // --- the rule template, made in the form ---
