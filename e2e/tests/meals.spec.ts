@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { OPERATOR } from '../playwright.config';
-import { adminApi, adminLogin, provisionAdmin, useEnglish } from './support';
+import { adminApi, provisionAdmin, useEnglish } from './support';
 
 const DAYS = ['2026-07-01', '2026-07-02', '2026-07-03'];
 const dayName = (i: number) => ({ cs: `Den ${i + 1}`, sk: '', en: `Day ${i + 1}`, de: '' });
@@ -8,7 +8,8 @@ const dayName = (i: number) => ({ cs: `Den ${i + 1}`, sk: '', en: `Day ${i + 1}`
 /**
  * Issue 14 in the browser: an admin switches meals on for a three-day event, sets up a lunch on the
  * first day and copies it to the other two, gives the crew group the lunches as its default, and a
- * person who then joins the crew has them in the extension's users screen.
+ * person who then joins the crew has them in the extension's users screen. The subject is Czech only
+ * (no multi-language), so the screens speak Czech.
  */
 test.describe
   .serial('meals', () => {
@@ -45,54 +46,61 @@ test.describe
     });
 
     test('lunches over three days, a group default, and a new crew member has them', async ({ page, request }) => {
+      // The login page is in English; after it the Czech-only subject's screens are in Czech.
       await useEnglish(page);
-      await adminLogin(page, admin.email, admin.password);
+      await page.goto('/login');
+      await page.getByLabel('E-mail').fill(admin.email);
+      await page.getByRole('textbox', { name: 'Password', exact: true }).fill(admin.password);
+      await page.getByRole('textbox', { name: 'Password', exact: true }).press('Enter');
+      await expect(page.getByRole('navigation', { name: 'Hlavní menu' })).toBeVisible();
 
       // the overview: a meal card (no parking, the subject does not have it) and the report
       await page.goto('/action-extension');
-      await expect(page.getByRole('link', { name: 'Parking' })).toHaveCount(0);
-      await page.getByRole('link', { name: 'Meals' }).click();
+      await expect(page.getByRole('link', { name: 'Parkování' })).toHaveCount(0);
+      await page.getByRole('link', { name: 'Stravování' }).click();
       await expect(page).toHaveURL(/\/action-extension\/meal$/);
 
       // switch meals on for the action, then edit its items
-      await page.getByRole('switch', { name: 'Active: Festival' }).check({ force: true });
-      await page.getByRole('link', { name: 'Edit items: Festival' }).click();
+      // the switch follows the reloaded list, so it is clicked and then seen on
+      await page.getByRole('switch', { name: 'Aktivní: Festival' }).click({ force: true });
+      await expect(page.getByRole('switch', { name: 'Aktivní: Festival' })).toBeChecked();
+      await page.getByRole('link', { name: 'Upravit položky: Festival' }).click();
       await expect(page.getByRole('tab', { name: 'Den 1' })).toBeVisible();
       await expect(page.getByRole('tab', { name: 'Den 3' })).toBeVisible();
 
-      await page.getByRole('button', { name: 'Add meal' }).click();
-      const meal = page.getByRole('group', { name: 'Meal 1' });
-      await meal.getByLabel('Time from').fill('12:00');
-      await meal.getByLabel('Time to').fill('13:00');
-      await page.getByRole('button', { name: 'Save' }).click();
-      await expect(meal.getByText('This field is required')).toBeVisible();
-      await meal.getByRole('textbox', { name: 'Label' }).fill('Lunch');
-      await meal.getByRole('button', { name: 'Add option' }).click();
-      await meal.getByRole('textbox', { name: 'Option name' }).fill('Vegetarian');
+      await page.getByRole('button', { name: 'Přidat jídlo' }).click();
+      const meal = page.getByRole('group', { name: 'Jídlo 1' });
+      await meal.getByLabel('Čas od').fill('12:00');
+      await meal.getByLabel('Čas do').fill('13:00');
+      await page.getByRole('button', { name: 'Uložit' }).click();
+      await expect(meal.getByText('Toto pole je povinné')).toBeVisible();
+      await meal.getByRole('textbox', { name: 'Název', exact: true }).fill('Lunch');
+      await meal.getByRole('button', { name: 'Přidat variantu' }).click();
+      await meal.getByRole('textbox', { name: 'Název varianty' }).fill('Vegetarian');
 
-      await page.getByRole('button', { name: 'Copy to other days' }).click();
+      await page.getByRole('button', { name: 'Kopírovat do dalších dnů' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('checkbox', { name: 'Den 2' }).check();
       await dialog.getByRole('checkbox', { name: 'Den 3' }).check();
-      await dialog.getByRole('button', { name: 'Copy' }).click();
-      await page.getByRole('button', { name: 'Save' }).click();
-      await expect(page.getByText('The extension has been saved')).toBeVisible();
+      await dialog.getByRole('button', { name: 'Kopírovat', exact: true }).click();
+      await page.getByRole('button', { name: 'Uložit' }).click();
+      await expect(page.getByText('Rozšíření bylo uloženo')).toBeVisible();
       await page.getByRole('tab', { name: 'Den 3' }).click();
-      await expect(page.getByRole('group', { name: 'Meal 1' }).getByRole('textbox', { name: 'Label' })).toHaveValue(
-        'Lunch',
-      );
+      await expect(
+        page.getByRole('group', { name: 'Jídlo 1' }).getByRole('textbox', { name: 'Název', exact: true }),
+      ).toHaveValue('Lunch');
 
       // the crew gets the lunch of every day by default
       await page.goto(`/action-extension/meal/${actionId}/users`);
-      await page.getByRole('tab', { name: 'Group defaults' }).click();
-      await page.getByRole('button', { name: 'Edit defaults: Crew' }).click();
+      await page.getByRole('tab', { name: 'Výchozí položky skupin' }).click();
+      await page.getByRole('button', { name: 'Upravit výchozí: Crew' }).click();
       const defaults = page.getByRole('dialog');
       for (const day of ['Den 1', 'Den 2', 'Den 3']) {
         await defaults.getByRole('tab', { name: day }).click();
-        await defaults.getByText('Assign', { exact: true }).click();
+        await defaults.getByText('Přiřadit', { exact: true }).click();
       }
-      await defaults.getByRole('button', { name: 'Save' }).click();
-      await expect(page.getByText('Assigned', { exact: true })).toBeVisible();
+      await defaults.getByRole('button', { name: 'Uložit' }).click();
+      await expect(page.getByText('Přiřazeno', { exact: true })).toBeVisible();
 
       // a person joins the crew and has the three lunches
       const { post } = await adminApi(request, admin);
