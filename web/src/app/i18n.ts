@@ -21,6 +21,24 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
 });
 
+/** The language the user chose before (the switcher remembers it), if any. */
+export function rememberedLanguage(): Language | null {
+  const value = readStorage(STORAGE_KEYS.language);
+  return isLanguage(value) ? value : null;
+}
+
+/** The first of the browser's preferred languages (`de-AT` counts as `de`) that is offered, if any. */
+export function browserLanguage(offered: readonly Language[]): Language | null {
+  const preferred = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
+  for (const tag of preferred) {
+    const lang = String(tag ?? '')
+      .split('-')[0]
+      .toLowerCase();
+    if (isLanguage(lang) && offered.includes(lang)) return lang;
+  }
+  return null;
+}
+
 /** Shows the UI in `language`; `remember` also keeps it for the next visit. */
 export function applyLanguage(language: Language, remember = true): void {
   if (remember) writeStorage(STORAGE_KEYS.language, language);

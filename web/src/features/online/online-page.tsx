@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import type { ApiError } from '../../api/client';
 import { getOnlineToken, onlineApi, setOnlineToken } from '../../api/online';
-import { applyLanguage } from '../../app/i18n';
+import { applyLanguage, browserLanguage, rememberedLanguage } from '../../app/i18n';
 import { notifyError, notifySuccess } from '../../app/notify';
 import { LoadingState } from '../../components/loading-state';
 import { WorkingButton } from '../../components/working-button';
@@ -19,16 +19,16 @@ import { ChannelUnavailable, isAuthLost, ONLINE_KEY, OnlineCard } from './online
 
 /**
  * The languages of the channel's page (spec §1): its own languages when multi-language applies,
- * otherwise Czech only. The remembered language is kept when the channel offers it.
+ * otherwise Czech only. A visitor starts in the language they chose before, else in their
+ * browser's language when the channel offers it, else in Czech.
  */
 function useChannelLanguages(info: OnlineChannelInfo | undefined): Language[] {
-  const { i18n } = useTranslation();
   const languages: Language[] = info?.multiLanguage && info.languages.length > 0 ? info.languages : ['cs'];
   const key = languages.join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-applied when the channel's languages change
   useEffect(() => {
     if (!info) return;
-    const wanted = effectiveLanguage(i18n.language, info.multiLanguage);
+    const wanted = effectiveLanguage(rememberedLanguage() ?? browserLanguage(languages) ?? 'cs', info.multiLanguage);
     applyLanguage(languages.includes(wanted) ? wanted : 'cs', false);
   }, [info, key]);
   return languages;

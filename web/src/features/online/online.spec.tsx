@@ -2,6 +2,7 @@ import type { OnlineChannelData, OnlineChannelInfo } from '@accredo/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getOnlineToken, setOnlineToken } from '../../api/online';
+import { STORAGE_KEYS } from '../../api/storage';
 import { applyLanguage, i18n } from '../../app/i18n';
 import { jsonResponse, renderRoutes, t } from '../../testing/render';
 import { onlineRoutes } from './routes';
@@ -398,6 +399,7 @@ describe('online registration: authorization', { timeout: 30_000 }, () => {
 
 describe('online registration: languages', () => {
   it('offers the channel languages and shows field labels in the chosen one, Czech as the fallback', async () => {
+    vi.spyOn(window.navigator, 'languages', 'get').mockReturnValue(['cs-CZ']);
     mockOnlineApi({
       'GET web-channel/fest': info({ multiLanguage: true, languages: ['cs', 'sk', 'en', 'de'] }),
       'GET web-channel/data/fest': data({ multiLanguage: true, languages: ['cs', 'sk', 'en', 'de'] }),
@@ -411,6 +413,33 @@ describe('online registration: languages', () => {
     // no English label: the Czech one
     expect(screen.getByRole('combobox', { name: /Velikost/ })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Register' })).toBeInTheDocument();
+    vi.restoreAllMocks();
+  });
+
+  it("starts a new visitor in their browser's language when the channel offers it", async () => {
+    window.localStorage.removeItem(STORAGE_KEYS.language);
+    vi.spyOn(window.navigator, 'languages', 'get').mockReturnValue(['fr-FR', 'de-AT', 'en']);
+    mockOnlineApi({
+      'GET web-channel/fest': info({ multiLanguage: true, languages: ['cs', 'de'] }),
+      'GET web-channel/data/fest': data({ multiLanguage: true, languages: ['cs', 'de'] }),
+    });
+    setup();
+    await waitFor(() => expect(i18n.language).toBe('de'));
+    expect(document.documentElement.lang).toBe('de');
+    vi.restoreAllMocks();
+  });
+
+  it('keeps the language a visitor chose before over the browser’s', async () => {
+    window.localStorage.setItem(STORAGE_KEYS.language, 'sk');
+    vi.spyOn(window.navigator, 'languages', 'get').mockReturnValue(['de-AT', 'en']);
+    mockOnlineApi({
+      'GET web-channel/fest': info({ multiLanguage: true, languages: ['cs', 'sk', 'de'] }),
+      'GET web-channel/data/fest': data({ multiLanguage: true, languages: ['cs', 'sk', 'de'] }),
+    });
+    setup();
+    await waitFor(() => expect(i18n.language).toBe('sk'));
+    window.localStorage.removeItem(STORAGE_KEYS.language);
+    vi.restoreAllMocks();
   });
 
   it('forces Czech without multi-language and offers no switcher', async () => {
@@ -511,7 +540,7 @@ describe('online registration: meals and parking', { timeout: 30_000 }, () => {
   });
 
   it('says so when the last place was taken meanwhile', async () => {
-    mockOnlineApi({
+    const calls = mockOnlineApi({
       'GET web-channel/fest': info(),
       'GET web-channel/data/fest': channel,
       'POST accreditation/fest': failure('EXTENSION_CAPACITY_FULL', 409),
@@ -527,6 +556,8 @@ describe('online registration: meals and parking', { timeout: 30_000 }, () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(t('online.registerNoOk'));
     expect(alert).toHaveTextContent(t('actionExtension.capacityFull'));
+    // the offer is loaded again, so what is full now shows as full
+    await waitFor(() => expect(calls.filter((c) => c.path === 'web-channel/data/fest')).toHaveLength(2));
   });
 
   it('shows no selects when the channel does not offer them', async () => {
