@@ -115,6 +115,10 @@ async function fakeServer(options: { badge?: 'missing' | 'pdf' } = {}) {
 /** The gate client, scripted: codes starting with OK are let in, anything else refused. */
 class FakeGate implements Gate {
   readonly scans: [string, string, number | null][] = [];
+  /** what a decision says it was (the scripted decisions are offline unless told) */
+  offline = true;
+  /** the store's sealed photos, by code */
+  readonly photos = new Map<string, { url: string; photo: { type: string; body: Buffer } }>();
   started = false;
   discarded = false;
   paired = true;
@@ -139,13 +143,14 @@ class FakeGate implements Gate {
             lastname: 'Gate',
             bc: code,
             imageId: null,
+            photoUrl: code.startsWith('OKP') ? '/api/file/photo-key-1' : null,
             groupIds: [],
             zoneIds: [],
             credit: 0,
             isUnlimited: false,
           }
         : null,
-      offline: true,
+      offline: this.offline,
     };
   }
   status(): GateStatus {
@@ -166,6 +171,13 @@ class FakeGate implements Gate {
   async stop() {}
   async discard() {
     this.discarded = true;
+  }
+  savePhoto(code: string, url: string, photo: { type: string; body: Buffer }) {
+    this.photos.set(code, { url, photo });
+  }
+  loadPhoto(code: string, url: string) {
+    const kept = this.photos.get(code);
+    return kept?.url === url ? kept.photo : null;
   }
 }
 
@@ -567,5 +579,38 @@ describe('photos at the station', () => {
     expect(remote.seen.slice(asked).map((call) => call.path)).toEqual(['/api/file/unknown-key']);
     const post = await fetch(`${s.server.url}/api/file/photo-key-1`, { method: 'POST' });
     expect(post.status).toBe(405);
+  });
+
+  it('keeps the photo of an online decision in the store, and offline after a restart opens it with the code', async () => {
+    const remote = await server();
+    const s = await station({ server: { url: remote.url } });
+    await s.api('POST', '/api/device/v1/pair', pairBody);
+    s.gates[0].offline = false;
+    const online = await s.api('POST', '/api/device/v1/scan', { code: 'OKP-1', direction: 'entry', nonce: 'ph-1' });
+    expect(online.body.data.person.photoUrl).toBe('/api/file/photo-key-1');
+    await s.bridge.photoDone;
+    const kept = s.gates[0].photos.get('OKP-1');
+    expect(kept?.url).toBe('/api/file/photo-key-1');
+    expect(kept?.photo.body.toString()).toBe('JPEG photo bytes');
+
+    // another station process (nothing in memory) with that store; then the server goes away
+    const again = await station({ server: { url: remote.url } });
+    await again.api('POST', '/api/device/v1/pair', pairBody);
+    remote.setUp(false);
+    const gate = again.gates.at(-1)!;
+    gate.photos.set('OKP-1', kept!);
+    const asked = remote.seen.length;
+    // before the decision the photo is nowhere: the server does not answer
+    expect((await fetch(`${again.server.url}/api/file/photo-key-1`)).status).toBe(404);
+    const offline = await again.api('POST', '/api/device/v1/scan', {
+      code: 'OKP-1',
+      direction: 'entry',
+      nonce: 'ph-2',
+    });
+    expect(offline.body.data).toMatchObject({ offline: true, person: { photoUrl: '/api/file/photo-key-1' } });
+    const photo = await fetch(`${again.server.url}/api/file/photo-key-1`);
+    expect([photo.status, await photo.text()]).toEqual([200, 'JPEG photo bytes']);
+    // the server was asked only before the decision (in vain); the photo came from the store
+    expect(remote.seen.slice(asked).filter((call) => call.path.startsWith('/api/file/'))).toHaveLength(1);
   });
 });

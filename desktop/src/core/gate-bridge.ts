@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Decision, type GateScanAnswer, reasonMessage, type StationStatus } from '@accredo/access';
+import { type Decision, type GateScanAnswer, normalizeCode, reasonMessage, type StationStatus } from '@accredo/access';
 import type { EventHub } from './events.js';
 import type { Scan } from './hardware/reader.js';
 import { loadPairing, type Pairing, savePairing } from './pairing.js';
@@ -25,7 +25,7 @@ const NONCES_KEPT = 1000;
 export const BADGE_PATH = (personId: number) => `badge/${personId}`;
 /** a photo's file key as the server makes them (the `/api/file/{key}` of a person's photoUrl) */
 export const PHOTO_KEY = /^[A-Za-z0-9._~-]{1,191}$/;
-/** photos kept in memory for the gate screen (never on disk: a stolen station holds none) */
+/** photos kept in memory for the gate screen (on disk only sealed under the person's code, Gate.savePhoto) */
 const PHOTO_CACHE_BYTES = 64 * 1024 * 1024;
 const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 const PHOTO_TIMEOUT_MS = 5_000;
@@ -45,6 +45,10 @@ export interface Gate {
   stop(): Promise<void>;
   /** after unpairing: stops, then removes the offline data (an unsent queue is kept aside) */
   discard(): Promise<void>;
+  /** keeps the photo of a person seen here, sealed under their code (the offline store) */
+  savePhoto?(code: string, url: string, photo: Photo): void;
+  /** the photo kept for a code, if it is the one of `url` */
+  loadPhoto?(code: string, url: string): Photo | null;
 }
 
 export type CreateGate = (pairing: { server: string; token: string }) => Gate;
@@ -98,6 +102,8 @@ export class GateBridge {
   #relayState: { state: 'ready' | 'error'; message: string | null } = { state: 'ready', message: null };
   /** photos fetched through the station, least recently used first (Map order) */
   readonly #photos = new Map<string, Photo>();
+  /** photo file keys already kept in the store this session */
+  readonly #keptPhotos = new Set<string>();
   #photoBytes = 0;
   #printerState: { state: 'ready' | 'printed' | 'error' | 'unavailable'; message: string | null } = {
     state: 'ready',
@@ -108,6 +114,8 @@ export class GateBridge {
   relayDone: Promise<void> = Promise.resolve();
   /** the last print on scan (settled when it is over; tests wait for it) */
   printDone: Promise<void> = Promise.resolve();
+  /** the latest online decision's photo fetched and kept (tests wait for it) */
+  photoDone: Promise<void> = Promise.resolve();
   #watch: ReturnType<typeof setInterval> | null = null;
   #unsubscribe: (() => void)[] = [];
 
@@ -348,6 +356,7 @@ export class GateBridge {
       await this.forget();
       throw new BridgeError(401, 'UNAUTHORIZED', result.message ?? 'The station is no longer paired');
     }
+    this.#photoOf(gate, code, result);
     const answer: ScanAnswer = {
       ...result,
       // the engine's reason, or the code of a server's refusal the station passes on (its message says it)
@@ -464,17 +473,51 @@ export class GateBridge {
       const body = Buffer.from(await response.arrayBuffer());
       if (body.length > PHOTO_MAX_BYTES) return null;
       const photo = { type, body };
-      this.#photos.set(key, photo);
-      this.#photoBytes += body.length;
-      for (const [old, p] of this.#photos) {
-        if (this.#photoBytes <= PHOTO_CACHE_BYTES) break;
-        this.#photos.delete(old);
-        this.#photoBytes -= p.body.length;
-      }
+      this.#remember(key, photo);
       return photo;
     } catch (error) {
       this.#log(`photo: ${(error as Error).message}`);
       return null;
+    }
+  }
+
+  /**
+   * The photo of a decision's person: online it is fetched now (the screen asks for it next) and
+   * kept sealed under the person's code; offline the kept one is opened with the code into memory,
+   * so the screen's request finds it even after a restart without the server.
+   */
+  #photoOf(gate: Gate, code: string, result: GateResult) {
+    const url = result.person?.photoUrl;
+    const key = url?.startsWith('/api/file/') ? safeDecode(url.slice('/api/file/'.length)) : null;
+    if (!url || !key || !PHOTO_KEY.test(key)) return;
+    try {
+      if (result.offline) {
+        if (this.#photos.has(key)) return;
+        const kept = gate.loadPhoto?.(code, url);
+        if (kept) this.#remember(key, kept);
+      } else if (gate.savePhoto && !this.#keptPhotos.has(key)) {
+        this.photoDone = this.photo(key).then((photo) => {
+          try {
+            if (!photo || this.#gate !== gate) return;
+            gate.savePhoto?.(code, url, photo);
+            this.#keptPhotos.add(key);
+          } catch (error) {
+            this.#log(`photo: ${(error as Error).message}`);
+          }
+        });
+      }
+    } catch (error) {
+      this.#log(`photo: ${(error as Error).message}`);
+    }
+  }
+
+  #remember(key: string, photo: Photo) {
+    this.#photos.set(key, photo);
+    this.#photoBytes += photo.body.length;
+    for (const [old, p] of this.#photos) {
+      if (this.#photoBytes <= PHOTO_CACHE_BYTES) break;
+      this.#photos.delete(old);
+      this.#photoBytes -= p.body.length;
     }
   }
 
@@ -514,6 +557,14 @@ export class GateBridge {
   }
 }
 
+const safeDecode = (text: string): string | null => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+};
+
 /** The real gate: GateClient over the offline store in the data directory. */
 function storeGate(dir: string, pairing: { server: string; token: string }, station: Station, fetchFn: Fetch): Gate {
   const file = path.join(dir, 'store.sqlite');
@@ -538,6 +589,10 @@ function storeGate(dir: string, pairing: { server: string; token: string }, stat
     status: () => client.status(),
     start: () => client.start(),
     stop,
+    savePhoto: (code, url, photo) => {
+      if (!closed) store.putPhoto(normalizeCode(code), url, photo);
+    },
+    loadPhoto: (code, url) => (closed ? null : store.photo(normalizeCode(code), url)),
     async discard() {
       // scans not yet on the server are uploaded first if it answers
       if (store.queueLength() && !closed) await client.sync().catch(() => undefined);

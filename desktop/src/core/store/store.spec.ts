@@ -239,4 +239,24 @@ describe('offline store: encryption at rest and the durable queue', () => {
     expect(again.count()).toBe(1); // opened again: nothing emptied twice
     again.close();
   });
+
+  it("keeps a seen person's photo sealed under their code, for the photo URL it belongs to", () => {
+    const store = OfflineStore.open(file);
+    const jpeg = Buffer.concat([Buffer.from('JFIF-KVETOSLAVA-PORTRAIT'), Buffer.alloc(2000, 7)]);
+    store.putPhoto('ABCDEFGH23456789', '/api/file/k1', { type: 'image/jpeg', body: jpeg });
+    expect(store.photo('ABCDEFGH23456789', '/api/file/k1')).toEqual({ type: 'image/jpeg', body: jpeg });
+    expect(store.photo('ABCDEFGH23456789', '/api/file/k2')).toBeNull(); // another photo now
+    expect(store.photo('QRSTUVWX23456789', '/api/file/k1')).toBeNull(); // another code
+    // a new photo replaces the kept one
+    store.putPhoto('ABCDEFGH23456789', '/api/file/k2', { type: 'image/png', body: Buffer.from('PNG') });
+    expect(store.photo('ABCDEFGH23456789', '/api/file/k2')?.body.toString()).toBe('PNG');
+    store.putPhoto('ABCDEFGH23456789', '/api/file/k1', { type: 'image/jpeg', body: jpeg });
+    store.close();
+    const reopened = OfflineStore.open(file);
+    expect(reopened.photo('ABCDEFGH23456789', '/api/file/k1')?.type).toBe('image/jpeg');
+    reopened.close();
+    const bytes = Buffer.concat(fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f))));
+    for (const secret of ['JFIF-KVETOSLAVA-PORTRAIT', '/api/file/k1', 'image/jpeg'])
+      expect(bytes.includes(Buffer.from(secret, 'utf8'))).toBe(false);
+  });
 });

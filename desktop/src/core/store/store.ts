@@ -9,6 +9,7 @@ import {
   newSalt,
   OTHER_BYTES,
   open,
+  seal,
   otherSlot,
   type SealedPage,
   sealPage,
@@ -73,6 +74,11 @@ const PERSON_TABLE = (name: string) =>
   `CREATE TABLE IF NOT EXISTS ${name} (id INTEGER PRIMARY KEY, h BLOB NOT NULL, data BLOB NOT NULL)`;
 /** the codes of the subject's other actions: only their keyed hashes (crypto.ts `otherSlot`) and ids */
 const OTHER_TABLE = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (id INTEGER PRIMARY KEY, h BLOB NOT NULL)`;
+/** photos of people seen at this station, sealed under their codes like their records */
+const PHOTO_TABLE = 'CREATE TABLE IF NOT EXISTS photo (h BLOB PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID';
+/** at most this many photos are kept (a photo is ~20–100 kB) */
+const PHOTOS_MAX = 20_000;
+const PHOTO_AAD = Buffer.from('photo');
 const INDEXES =
   'CREATE UNIQUE INDEX IF NOT EXISTS person_h ON person (h); CREATE UNIQUE INDEX IF NOT EXISTS other_h ON other (h)';
 /** the key derivation of the records (crypto.ts); a store of another one is emptied and synced again */
@@ -118,6 +124,7 @@ export class OfflineStore {
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       ${PERSON_TABLE('person')};
       ${OTHER_TABLE('other')};
+      ${PHOTO_TABLE};
       CREATE TABLE IF NOT EXISTS local (seq INTEGER PRIMARY KEY AUTOINCREMENT, h BLOB NOT NULL, nonce TEXT NOT NULL,
         kind INTEGER NOT NULL, type INTEGER NOT NULL, amount INTEGER NOT NULL, at INTEGER NOT NULL);
       CREATE INDEX IF NOT EXISTS local_h ON local (h);
@@ -158,7 +165,9 @@ export class OfflineStore {
   #rekey() {
     this.#db.transaction(() => {
       // a store of version 1 had another layout of these tables too
-      this.#db.exec(`DROP TABLE person; DROP TABLE other; ${PERSON_TABLE('person')}; ${OTHER_TABLE('other')}`);
+      this.#db.exec(
+        `DROP TABLE person; DROP TABLE other; DELETE FROM photo; ${PERSON_TABLE('person')}; ${OTHER_TABLE('other')}`,
+      );
       const queued = this.#db.prepare('SELECT nonce, code FROM queue').all() as { nonce: string; code: string }[];
       this.#db.exec('DELETE FROM local WHERE nonce NOT IN (SELECT nonce FROM queue)');
       const move = this.#db.prepare('UPDATE local SET h = ? WHERE nonce = ?');
@@ -328,6 +337,31 @@ export class OfflineStore {
   /** Whether a (normalised) code is of another action of the subject (only its hash is kept). */
   isOtherAction(code: string): boolean {
     return this.#stmt.other.get(otherSlot(this.#prk, serverOtherHash(bareCode(code)))) !== undefined;
+  }
+
+  /**
+   * Keeps the photo of a person seen at the gate, sealed with the key of their code (the record's
+   * key, the photo's own AAD): a stolen station shows a photo only to someone with the code. For
+   * offline decisions after a restart; `url` is the photoUrl it belongs to (a new photo replaces it).
+   */
+  putPhoto(code: string, url: string, photo: { type: string; body: Buffer }): void {
+    const { lookup: h, key } = derive(this.#prk, bareCode(code));
+    const known = this.#db.prepare('SELECT 1 FROM photo WHERE h = ?').get(h);
+    if (!known && (this.#db.prepare('SELECT COUNT(*) AS n FROM photo').get() as { n: number }).n >= PHOTOS_MAX) return;
+    const head = Buffer.from(`${JSON.stringify({ url, type: photo.type })}\n`, 'utf8');
+    const data = seal(key, Buffer.concat([h, PHOTO_AAD]), Buffer.concat([head, photo.body]));
+    this.#db.prepare('INSERT OR REPLACE INTO photo (h, data) VALUES (?, ?)').run(h, data);
+  }
+
+  /** The photo kept for a code, when it is the one of `url`; null otherwise. */
+  photo(code: string, url: string): { type: string; body: Buffer } | null {
+    const { lookup: h, key } = derive(this.#prk, bareCode(code));
+    const row = this.#db.prepare('SELECT data FROM photo WHERE h = ?').get(h) as { data: Buffer } | undefined;
+    const plain = row ? open(key, Buffer.concat([h, PHOTO_AAD]), row.data) : null;
+    if (!plain) return null;
+    const end = plain.indexOf(10);
+    const head = JSON.parse(plain.subarray(0, end).toString('utf8')) as { url: string; type: string };
+    return head.url === url ? { type: head.type, body: plain.subarray(end + 1) } : null;
   }
 
   /** How many people the store holds. */
