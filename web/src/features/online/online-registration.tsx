@@ -176,6 +176,7 @@ function RegistrationForm({
     defaultValues: onlineFormValues(data, fields),
   });
   const fieldError = useFieldError(form.formState.errors);
+  const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string[] | null>(null);
   const label = (custom: Parameters<typeof channelText>[0], fallback: string) =>
     channelText(custom, language) || t(fallback);
@@ -199,7 +200,11 @@ function RegistrationForm({
             form.setError('email', { type: 'server', message: FAILURE_LINES[error.code] }, { shouldFocus: true });
           }
           // The last place went to someone else meanwhile (spec §8: capacity full is reported to the person).
-          if (error.code === 'EXTENSION_CAPACITY_FULL') lines.push('actionExtension.capacityFull');
+          if (error.code === 'EXTENSION_CAPACITY_FULL') {
+            lines.push('actionExtension.capacityFull');
+            // Reload the offer, so what is full now shows as full.
+            void queryClient.invalidateQueries({ queryKey: [...ONLINE_KEY(channelKey), 'data'] });
+          }
           for (const field of error.fields) form.setError(field.path as never, { type: 'server', message: field.key });
         }
         setFailure(lines);
