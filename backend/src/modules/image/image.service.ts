@@ -1,8 +1,9 @@
 import type { ImageDto, imageCreateSchema, imageListSchema, imageUpdateSchema, Paged } from '@accredo/domain';
 import { randomUUID } from 'node:crypto';
+import type fs from 'node:fs';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Raw, type Repository } from 'typeorm';
+import { In, Raw, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { containing } from '../../database/columns.js';
@@ -104,6 +105,33 @@ export class ImageService {
     const key = `${subject.pathToFiles}/images/${fileKey}`;
     if (!(await this.storage.exists(key))) throw AppError.notFound();
     return { stream: this.storage.read(key), mimeType: row.mimeType, size: row.size };
+  }
+
+  /**
+   * Many files by key at once (a badge PDF's photos): one query for the rows and one for their
+   * subjects, then `read()` opens each; unknown keys are left out (answered 404 as by `open`).
+   */
+  async locateMany(
+    fileKeys: string[],
+  ): Promise<Map<string, { mimeType: string; size: number; read: () => fs.ReadStream }>> {
+    const keys = [...new Set(fileKeys.filter((k) => FILE_KEY.test(k)))];
+    const found = new Map<string, { mimeType: string; size: number; read: () => fs.ReadStream }>();
+    if (!keys.length) return found;
+    const rows = await this.repo.find({ where: { fileKey: In(keys) } });
+    const subjectIds = [...new Set(rows.map((r) => r.subjectId))];
+    const folders = new Map(
+      (subjectIds.length ? await this.subjects.find({ where: { id: In(subjectIds) } }) : []).map((subject) => [
+        subject.id,
+        subject.pathToFiles,
+      ]),
+    );
+    for (const row of rows) {
+      const folder = folders.get(row.subjectId);
+      if (!folder) continue;
+      const key = `${folder}/images/${row.fileKey}`;
+      found.set(row.fileKey, { mimeType: row.mimeType, size: row.size, read: () => this.storage.read(key) });
+    }
+    return found;
   }
 
   /** Where an image version's bytes are kept in storage. */

@@ -128,25 +128,29 @@ export class PdfRenderer implements OnApplicationShutdown {
   }
 
   /**
-   * Reads the document's photos from storage before Chromium asks for them (a few at a time, up to
-   * `prefetchBytes`): each request is then answered from memory, where reading it on request held
-   * Chromium's load of 100 badges on 100 round trips through the database and the disk while the
-   * server's thread was busy with the other chunk. A photo not read ahead is read on request.
+   * Reads the document's photos from storage before Chromium asks for them (their rows in one
+   * query, the files a few at a time, up to `prefetchBytes`): each request is then answered from
+   * memory, where reading it on request held Chromium's load of 100 badges on 200 database queries
+   * and 100 disk reads while the server's thread was busy with the other chunk. A photo not read
+   * ahead is read on request.
    */
   private async prefetch(html: string): Promise<Map<string, Photo>> {
-    const keys = [...new Set(Array.from(html.matchAll(PHOTO_URL), (m) => m[1]))];
     const found = new Map<string, Photo>();
-    let bytes = 0;
+    if (this.prefetchBytes <= 0) return found;
+    const located = [...(await this.images.locateMany(Array.from(html.matchAll(PHOTO_URL), (m) => m[1])))];
+    let budget = this.prefetchBytes;
     let next = 0;
     const lane = async () => {
-      while (next < keys.length && bytes < this.prefetchBytes) {
-        const key = keys[next++];
+      while (next < located.length) {
+        const [key, file] = located[next++];
+        if (file.size > budget) continue;
+        budget -= file.size;
         try {
-          const photo = await this.readPhoto(key);
-          bytes += photo.body.length;
-          found.set(key, photo);
+          const chunks: Buffer[] = [];
+          for await (const chunk of file.read()) chunks.push(chunk as Buffer);
+          found.set(key, { body: Buffer.concat(chunks), mimeType: file.mimeType });
         } catch {
-          // answered 404 on request
+          // read again on request (and answered 404 there if it is gone)
         }
       }
     };
