@@ -1,4 +1,10 @@
-import { acceptCompletion, currentCompletions, startCompletion } from '@codemirror/autocomplete';
+import {
+  acceptCompletion,
+  closeCompletion,
+  completionStatus,
+  currentCompletions,
+  startCompletion,
+} from '@codemirror/autocomplete';
 import { EditorView } from '@codemirror/view';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
@@ -27,7 +33,7 @@ const currentAction = {
     },
   ],
   'GET zone': [{ id: 2, name: 'Backstage', onAccreditation: 'B', actionId: 7, groups: [] }],
-  'GET custom-field': [{ id: 5, name: 'company', options: [] }],
+  'GET custom-field': [{ id: 5, name: 'company', label: text('Firma'), options: [] }],
   'GET groups': [
     { id: 11, name: 'Crew', adminTemplateId: 4, actionId: 7, displayName: text('Crew'), htmlData: '' },
     { id: 12, name: 'Press', adminTemplateId: null, actionId: 7, displayName: text('Tisk'), htmlData: '' },
@@ -190,6 +196,45 @@ describe('the code editor', () => {
     const view = await editorView();
     expect(view.state.readOnly).toBe(true);
     expect(view.contentDOM).toHaveAttribute('contenteditable', 'false');
+  });
+});
+
+describe('the badge editor page', () => {
+  it('completes the action’s user fields by their label and its groups and zones, and helps with the helpers', async () => {
+    mockAdminApi({
+      ...currentAction,
+      'GET template/4': badge,
+      'POST template/validate': { missing: [], unknown: [], marks: [] },
+      'POST template/preview': '<html></html>',
+    });
+    renderWithSession(templateRoutes, '/template/detail/4');
+    const view = await editorView();
+    // the help explains the helpers with a copyable example
+    expect(await screen.findByText(t('template.helpersTitle'))).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: new RegExp(`^${t('basics.copy')}: \\{\\{#ifGroup "Press"\\}\\}`) }),
+    ).toBeInTheDocument();
+
+    act(() =>
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: '{{' }, selection: { anchor: 2 } }),
+    );
+    // (the action's groups arrive by a query: the list is opened again until they are in it)
+    await waitFor(() => {
+      const labels = currentCompletions(view.state).map((c) => c.label);
+      if (!labels.includes('{{#ifGroup "Crew"}}') && completionStatus(view.state) !== 'pending')
+        act(() => {
+          closeCompletion(view);
+          startCompletion(view);
+        });
+      expect(labels).toContain('{{#ifGroup "Crew"}}');
+    });
+    const options = currentCompletions(view.state);
+    expect(options.find((o) => o.label === '{{custom_field[5]}}')?.detail).toBe(
+      t('badgeEditor.userField', { name: 'Firma' }),
+    );
+    expect(options.map((o) => o.label)).toEqual(
+      expect.arrayContaining(['{{firstname}}', '{{#ifGroup "Press"}}', '{{#ifZone "Backstage"}}']),
+    );
   });
 });
 

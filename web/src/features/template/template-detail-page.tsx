@@ -5,6 +5,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { localized } from '../../api/action';
+import { CUSTOM_FIELD_LIST_KEY, customFieldApi } from '../../api/custom-field';
 import { groupsApi } from '../../api/groups';
 import { type TemplateDto, type TemplatePayload, templateApi, templateEngineApi } from '../../api/template';
 import { zoneApi } from '../../api/zone';
@@ -59,7 +61,7 @@ export function TemplateDetailPage() {
  * person (when the user may check templates).
  */
 function useEditorSupport() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const session = useAdminSession();
   const { action } = useCurrentAction();
   const sample = useSampleParams();
@@ -73,14 +75,24 @@ function useEditorSupport() {
     queryFn: zoneApi.list,
     enabled: hasRight(session, 'zone', 'get'),
   });
+  const fields = useQuery({
+    queryKey: CUSTOM_FIELD_LIST_KEY,
+    queryFn: customFieldApi.list,
+    enabled: hasRight(session, 'customField', 'get'),
+  });
   const options = useMemo(
     () =>
       placeholderOptions(t, {
-        fields: action?.customField.map((f) => ({ id: f.id, name: f.name })) ?? [],
+        // each user field by its label in the UI language (its name where it has none)
+        fields:
+          action?.customField.map((f) => {
+            const label = localized(fields.data?.find((d) => d.id === f.id)?.label, i18n.language);
+            return { id: f.id, name: label || f.name };
+          }) ?? [],
         groups: (groups.data ?? []).filter((g) => !action || g.actionId === action.id).map((g) => g.name),
         zones: (zones.data ?? []).filter((z) => !action || z.actionId === action.id).map((z) => z.name),
       }),
-    [t, action, groups.data, zones.data],
+    [t, i18n.language, action, groups.data, zones.data, fields.data],
   );
   const params = sample.params;
   const canCheck = hasRight(session, 'template', 'postValidateTemplate');
