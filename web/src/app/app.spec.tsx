@@ -121,10 +121,10 @@ describe('admin application', () => {
     expect(screen.getByRole('link', { name: t('basics.backHome') })).toHaveAttribute('href', '/');
   });
 
-  it('shows the not-yet-available page for a later area the user may open', async () => {
+  it('opens the action extensions overview (issue 14) through the router', async () => {
     mockAdminApi({ 'GET authorization': session() });
     renderRoutes(appRoutes, ['/action-extension']);
-    expect(await screen.findByText(t('basics.notYetAvailable'))).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: t('extension.title') })).toBeInTheDocument();
   });
 
   it('sends the user to /login without a token', async () => {
