@@ -67,7 +67,12 @@ const isTextEntry = (el: Element | null) =>
  */
 export function GateScreen({ onUnpaired, network, station }: GateScreenProps) {
   const { t, i18n } = useTranslation();
-  const config = useQuery({ queryKey: GATE_CONFIG_KEY, queryFn: gateApi.config, refetchInterval: 60_000 });
+  // a gate still waiting for its template asks more often, so it is ready soon after the admin assigns one
+  const config = useQuery({
+    queryKey: GATE_CONFIG_KEY,
+    queryFn: gateApi.config,
+    refetchInterval: (query) => (query.state.data?.screen.configured === false ? 10_000 : 60_000),
+  });
   const screen = config.data?.screen;
   const directions: GateDirection[] = screen?.directions?.length ? screen.directions : ['entry', 'exit'];
   const [chosen, setChosen] = useState<GateDirection>(() =>

@@ -434,6 +434,28 @@ describe('gate screen: scanning', () => {
     expect(api.calls.filter((c) => c.path === 'config')).toHaveLength(2);
   });
 
+  it('asks for its configuration every 10 s while it has no template, every minute once it has one', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const unconfigured = config({
+        template: null,
+        action: null,
+        zone: null,
+        screen: { configured: false, mode: null, directions: ['entry', 'exit'], askAmount: false },
+      });
+      const configs = [unconfigured, config()];
+      const api = mockDeviceApi({ 'GET config': () => ok(configs.length > 1 ? configs.shift() : configs[0]) });
+      renderGate();
+      expect(await screen.findByText(/no rule template yet/)).toBeVisible();
+      await act(() => vi.advanceTimersByTimeAsync(10_000));
+      expect(await screen.findByText('Main entrance')).toBeVisible();
+      await act(() => vi.advanceTimersByTimeAsync(30_000));
+      expect(api.calls.filter((c) => c.path === 'config')).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a scan refused for a revoked token goes back to pairing and says why', async () => {
     mockDeviceApi({
       'GET config': () => ok(config()),
