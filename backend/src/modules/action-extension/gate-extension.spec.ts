@@ -82,6 +82,15 @@ describe('meal and parking gates', () => {
       { id: expect.any(Number), date: DAYS[0], timeFrom: '12:00', timeTo: '13:00', used: true },
       { id: expect.any(Number), date: DAYS[1], timeFrom: '12:00', timeTo: '13:00', used: false },
     ]);
+    // the rule simulator decides with the same rows
+    const sim = await w.call('POST', 'device-template/simulate', {
+      actionId: w.action.id,
+      data: { mode: 4, rules: [], globalRule: { enabled: true } },
+      at: `${DAYS[0]}T12:30`,
+    });
+    expect(
+      Object.fromEntries(sim.body.data.reasons.map((r: { reason: string; count: number }) => [r.reason, r.count])),
+    ).toEqual({ OK: 1, MEAL_USED: 1, MEAL_NONE: 1 });
     // the online decision of a second scan now: the slot of today does not cover now
     expect((await scan(token, { code: jan.bc, nonce: 'n-1' })).body.data.allowed).toBe(false);
   });
@@ -147,6 +156,13 @@ describe('meal and parking gates', () => {
     const shown = snap.people.find((p: { id: number }) => p.id === waiting.id);
     expect(shown.parking).toEqual([{ areaId: area.id, capacity: 3, date: null }]);
     expect(shown.parkingInside).toEqual([area.id]);
+    const sim = await w.call('POST', 'device-template/simulate', {
+      actionId: w.action.id,
+      data: { mode: 5, rules: [], globalRule: { enabled: true } },
+    });
+    expect(
+      Object.fromEntries(sim.body.data.reasons.map((r: { reason: string; count: number }) => [r.reason, r.count])),
+    ).toEqual({ PARKING_ALREADY_INSIDE: 3, PARKING_FULL: 5 });
     // the live view shows the car park with the people inside
     const live = await w.call('GET', `report/live?actionId=${w.action.id}`);
     expect(live.body.data.parking).toEqual([{ areaId: area.id, name: 'P1', inside: 3, capacity: 3 }]);

@@ -8,6 +8,7 @@ import {
   isDate,
   isTime,
   localDateTime,
+  localDay,
   type Passage,
   type ReasonCode,
   reasonMessage,
@@ -26,6 +27,21 @@ import { ZoneEntity } from '../zone/zone.entity.js';
 import { DeviceEntity, DeviceTemplateEntity } from './device.entity.js';
 import { gateAction, gateTemplate } from './gate-cache.service.js';
 import { readDate, readJson } from './sql.js';
+import { stationExtensionData } from '../action-extension/gate-extension.js';
+
+/** The person with the car parks of that day or of the whole event (as a gate in mode 5 reads them). */
+function ofDay(person: GatePerson, day: string): GatePerson {
+  const holds = person.parking as (GatePerson['parking'][number] & { date?: string | null })[];
+  if (!holds.some((h) => h.date)) return person;
+  return { ...person, parking: holds.filter((h) => !h.date || h.date === day) };
+}
+
+/** Occupancy of every car park: the people inside now. */
+function occupancyOf(people: { inside: number[] }[]): Record<number, number> {
+  const occupancy: Record<number, number> = {};
+  for (const p of people) for (const a of p.inside) occupancy[a] = (occupancy[a] ?? 0) + 1;
+  return occupancy;
+}
 
 const INVALID = 'basics.invalidValue';
 const REQUIRED = 'basics.requireField';
@@ -167,10 +183,17 @@ export class SimulateService {
     );
     const counts = new Map<string, { decision: Decision; count: number }>();
     let allowed = 0;
-    for (const { person } of people) {
+    const parkingOccupancy = occupancyOf(people);
+    const day = localDay(when, timeZone);
+    for (const { person, inside } of people) {
       const decision = decide(
         { code: person.bc, direction: input.direction, amount: input.amount ?? 1, at: when, timeZone },
-        { template, action: gateAction(action), person, state: { passages: passages.get(person.id) ?? [] } },
+        {
+          template,
+          action: gateAction(action),
+          person: ofDay(person, day),
+          state: { passages: passages.get(person.id) ?? [], parkingOccupancy, parkingInside: inside },
+        },
       );
       if (decision.allowed) allowed++;
       const key = `${decision.allowed}:${decision.reason}`;
@@ -255,8 +278,12 @@ export class SimulateService {
         {
           template: target.template,
           action: gateAction(action),
-          person,
-          state: { passages: (tid !== null && history.get(tid)?.get(person.id)) || [] },
+          person: ofDay(person, localDay(when, timeZone)),
+          state: {
+            passages: (tid !== null && history.get(tid)?.get(person.id)) || [],
+            parkingInside: found.inside,
+            parkingOccupancy: (await stationExtensionData(this.ds, person.actionId, [])).occupancy,
+          },
         },
       );
       const zoneId = target.template.zoneId;
@@ -337,7 +364,7 @@ export class SimulateService {
   private async people(
     subjectId: number,
     where: { actionId: number } | { accreditationId: number },
-  ): Promise<{ person: GatePerson; row: Record<string, unknown> }[]> {
+  ): Promise<{ person: GatePerson; row: Record<string, unknown>; inside: number[] }[]> {
     const byAction = 'actionId' in where;
     const rows: Record<string, unknown>[] = await this.ds.query(
       `SELECT id, actionId, firstname, lastname, bc, days, fieldValues, credit, isUnlimited FROM accreditation WHERE subjectId = ? AND ${byAction ? 'actionId' : 'id'} = ? ORDER BY id`,
@@ -345,8 +372,16 @@ export class SimulateService {
     );
     const groups = new Map<number, number[]>();
     const zones = new Map<number, number[]>();
+    // meals and car parks (modes 4 and 5, issue 14)
+    const meals = new Map<number, GatePerson['meals']>();
+    const parking = new Map<number, GatePerson['parking']>();
+    const inside = new Map<number, number[]>();
     for (let k = 0; k < rows.length; k += CHUNK) {
       const ids = rows.slice(k, k + CHUNK).map((r) => Number(r.id));
+      const ext = await stationExtensionData(this.ds, Number(rows[k].actionId), ids);
+      for (const [id, v] of ext.meals) meals.set(id, v);
+      for (const [id, v] of ext.parking) parking.set(id, v);
+      for (const [id, v] of ext.inside) inside.set(id, v);
       const marks = ids.map(() => '?').join(', ');
       // groups in id order, as the gate reads them (gate.service.ts)
       for (const g of (await this.ds.query(
@@ -370,6 +405,7 @@ export class SimulateService {
       const pid = Number(row.id);
       return {
         row,
+        inside: inside.get(pid) ?? [],
         person: {
           id: pid,
           actionId: Number(row.actionId),
@@ -380,8 +416,8 @@ export class SimulateService {
           values: fieldValues(row.fieldValues),
           credit: Number(row.credit ?? 0),
           isUnlimited: Boolean(Number(row.isUnlimited)),
-          meals: [],
-          parking: [],
+          meals: meals.get(pid) ?? [],
+          parking: parking.get(pid) ?? [],
         },
       };
     });
