@@ -138,6 +138,7 @@ export interface BadgeLivePreviewProps {
 export function BadgeLivePreview({ html, pageSize }: BadgeLivePreviewProps) {
   const { t } = useTranslation();
   const sample = useSampleParams();
+  const current = useCurrentAction();
   const [size, setSize] = useState<PageSize>(pageSize);
   useEffect(() => setSize(pageSize), [pageSize]);
   const [format, setFormat] = useState<PreviewFormat>('html');
@@ -147,7 +148,8 @@ export function BadgeLivePreview({ html, pageSize }: BadgeLivePreviewProps) {
   const person = usePersonParams(personId);
   const people = usePeopleSearch(search);
   const params = personId ? person.params : sample.params;
-  const waiting = personId !== null && !person.params;
+  // the sample is the current action's once it is known; a person once their data is in
+  const waiting = current.isLoading || (personId !== null && !person.params);
 
   const [text] = useDebouncedValue(html, PREVIEW_DELAY_MS);
   const [rendered, setRendered] = useState<Rendered | null>(null);
