@@ -75,6 +75,7 @@ export class ActionExtension1764100300000 implements MigrationInterface {
           },
           { name: 'IDX_accreditation_extension_itemId', columnNames: ['itemId', 'optionId'] },
           { name: 'IDX_accreditation_extension_action', columnNames: ['actionId', 'type'] },
+          { name: 'IDX_accreditation_extension_inside', columnNames: ['itemId', 'inside'] },
         ],
       }),
     );

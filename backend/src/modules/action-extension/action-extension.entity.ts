@@ -84,6 +84,8 @@ export class ExtensionOptionEntity {
 @Index('UQ_accreditation_extension_person_item', ['accreditationId', 'itemId'], { unique: true })
 @Index('IDX_accreditation_extension_itemId', ['itemId', 'optionId'])
 @Index('IDX_accreditation_extension_action', ['actionId', 'type'])
+/** a car park's occupancy at every mode-5 scan: the people inside, read from the index alone */
+@Index('IDX_accreditation_extension_inside', ['itemId', 'inside'])
 export class AccreditationExtensionEntity {
   @PrimaryGeneratedColumn()
   id: number;

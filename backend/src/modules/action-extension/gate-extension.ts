@@ -20,7 +20,7 @@ const AREAS_LOCK =
   'SELECT i.id AS id FROM extension_item i JOIN accreditation_extension e ON e.itemId = i.id WHERE e.accreditationId = ? AND e.type = 2 ORDER BY i.id';
 // a SUM, not a COUNT: mysql2's binary protocol (prepared statements of the scan) cannot read a BIGINT here
 const AREAS =
-  'SELECT i.id AS areaId, i.capacity AS capacity, i.date AS date, e.inside AS inside, (SELECT COALESCE(SUM(o.inside), 0) FROM accreditation_extension o WHERE o.itemId = i.id) AS occupancy FROM accreditation_extension e JOIN extension_item i ON i.id = e.itemId WHERE e.accreditationId = ? AND e.type = 2 ORDER BY i.id';
+  'SELECT i.id AS areaId, i.capacity AS capacity, i.date AS date, e.inside AS inside, (SELECT COALESCE(SUM(o.inside), 0) FROM accreditation_extension o WHERE o.itemId = i.id AND o.inside = 1) AS occupancy FROM accreditation_extension e JOIN extension_item i ON i.id = e.itemId WHERE e.accreditationId = ? AND e.type = 2 ORDER BY i.id';
 
 export interface GateExtensionState {
   meals: MealSlot[];
