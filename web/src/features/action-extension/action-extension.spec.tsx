@@ -306,6 +306,38 @@ describe('extension edit', () => {
       ],
     });
   });
+  it("puts the server's errors of a place on the place's field", async () => {
+    const data: ExtensionData = {
+      ...mealData([], false),
+      type: 2,
+      items: [
+        {
+          ...lunch(3, '', { label: name('North'), timeFrom: '', timeTo: '' }),
+          date: null,
+          options: [option(31, 'A1')],
+        },
+      ],
+    };
+    mockAdminApi({
+      'GET action-extension/2/5': data,
+      'PUT action-extension/5/2': jsonResponse(
+        {
+          error: {
+            code: 'VALIDATION_ERROR',
+            message: 'x',
+            details: { fields: [{ path: 'items.0.places.0.name.cs', key: 'basics.tooLong' }] },
+          },
+        },
+        400,
+      ),
+    });
+    const { user } = setup('/action-extension/parking/detail/5');
+    const card = await screen.findByRole('group', { name: t('extension.parking.item', { number: 1 }) });
+    await fill(user, within(card).getByLabelText(lbl('extension.label')), ' 2');
+    await user.click(screen.getByRole('button', { name: t('basics.save') }));
+    const place = within(card).getByRole('group', { name: new RegExp(t('extension.parking.place', { number: 1 })) });
+    expect(await within(place).findByText(t('basics.tooLong'))).toBeInTheDocument();
+  });
 });
 
 describe('extension users', () => {

@@ -31,8 +31,9 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { localized } from '../../api/action';
 import { extensionApi } from '../../api/action-extension';
+import { ApiError } from '../../api/client';
 import { notifyError, notifySuccess } from '../../app/notify';
-import { ErrorTab, FormShell, useFieldError, useReadOnly } from '../../components/form';
+import { applyFieldErrors, ErrorTab, FormShell, useFieldError, useReadOnly } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { PageHeader } from '../../components/page-header';
 import { useViewOnly } from '../../components/require-right';
@@ -143,6 +144,20 @@ function ExtensionEditForm({ type, data }: { type: ExtensionType; data: Extensio
       saveErrorKey="actionExtension.saveError"
       wrapFields={false}
       onError={(error) => {
+        // A parking area's places are `options` in the form: the server's paths are moved there.
+        if (!meal && error instanceof ApiError && error.fields.length > 0) {
+          applyFieldErrors(
+            new ApiError(
+              error.code,
+              error.status,
+              error.message,
+              error.fields.map((f) => ({ ...f, path: f.path.replace(/\.places\./, '.options.') })),
+            ),
+            form.setError,
+          );
+          notifyError('errors.VALIDATION_ERROR');
+          return true;
+        }
         const key = extensionErrorKey(error, '');
         if (!key) return false;
         notifyError(key);
