@@ -201,7 +201,13 @@ export const accreditationFilesApi = {
   /** GET user/import/template/{actionId}: the .xlsx template whose columns follow the action's user fields */
   template: (actionId: number) => fileCall('GET', `user/import/template/${actionId}`, `import-${actionId}.xlsx`),
   /** POST user/export: the .xlsx of the selection, or with `all` of the whole filter */
-  export: (target: BulkTarget) => fileCall('POST', 'user/export', `export-${target.actionId}.xlsx`, target),
+  export: (target: BulkTarget, form: 'readable' | 'import' = 'readable') =>
+    fileCall(
+      'POST',
+      'user/export',
+      form === 'import' ? `import-${target.actionId}.xlsx` : `export-${target.actionId}.xlsx`,
+      form === 'import' ? { ...target, form } : target,
+    ),
   /** POST user/export/images: a zip of the same selection's photos, named so they re-import */
   exportImages: (target: BulkTarget) => fileCall('POST', 'user/export/images', `photos-${target.actionId}.zip`, target),
   import: importUsers,

@@ -416,8 +416,17 @@ export class AccreditationFilesService {
    * The selection or the whole filter as .xlsx with every user field, streamed. Values are written
    * as string cells (exceljs writes a formula only for {formula} values), so a cell starting with
    * = + - @ is shown as text, never run.
+   * - `readable` (the default): what a person reads — the user fields' labels in the caller's
+   *   language, yes/no, day names, every group and zone;
+   * - `import`: the machine form, laid out as the import template (its columns and value forms,
+   *   the first group), so the file can be edited and imported again.
    */
-  async export(actionId: number, ids: number[], language: string): Promise<{ file: Buffer; name: string }> {
+  async export(
+    actionId: number,
+    ids: number[],
+    language: string,
+    form: 'readable' | 'import' = 'readable',
+  ): Promise<{ file: Buffer; name: string }> {
     const action = await this.action(actionId);
     const fields = await this.accreditations.actionFields(action);
     const out = new PassThrough();
@@ -428,33 +437,60 @@ export class AccreditationFilesService {
       out.on('error', reject);
     });
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false });
-    const ws = wb.addWorksheet('accreditations');
-    const header = ['customId', 'firstname', 'lastname', 'email', 'bc', 'groups', 'zones', 'days'].map((c) =>
-      translate(language, `accreditationImport.column.${c}`),
-    );
-    ws.addRow([...header, ...fields.map((f) => f.name)]).commit();
+    const column = (c: string) => translate(language, `accreditationImport.column.${c}`);
+    const inLanguage = (text: Record<string, string> | null | undefined) =>
+      text?.[language]?.trim() || text?.cs?.trim() || '';
+    const ws = wb.addWorksheet(form === 'import' ? 'import' : 'accreditations');
+    if (form === 'import')
+      ws.addRow([...FIXED.map(column), ...fields.map((f) => f.name), column(PHOTO_COLUMN)]).commit();
+    else
+      ws.addRow([
+        ...['customId', 'firstname', 'lastname', 'email', 'bc', 'groups', 'zones', 'days'].map(column),
+        ...fields.map((f) => inLanguage(f.label) || f.name),
+      ]).commit();
+    const dayNames = new Map(action.days.map((d) => [d.id, inLanguage(d.name as Record<string, string>) || d.id]));
+    const readable = (field: ActionField, value: unknown) =>
+      field.customFieldType === 7 && value !== null && value !== undefined
+        ? translate(language, value ? 'basics.yes' : 'basics.no')
+        : fieldValueText(field, value);
     for (let i = 0; i < ids.length; i += 500) {
       const page = await this.accreditations.byIds(ids.slice(i, i + 500));
       for (const a of page) {
         const values = new Map(a.customField.map((c) => [c.id, c.value]));
-        const row = ws.addRow([
-          a.customId,
-          a.firstname,
-          a.lastname,
-          a.email,
-          a.bc,
-          a.groups.map((g) => g.name).join(', '),
-          a.zones.map((z) => z.name).join(', '),
-          a.days.join(', '),
-          ...fields.map((f) => fieldValueText(f, values.get(f.id))),
-        ]);
+        const zones = a.zones.map((z) => z.name).join(', ');
+        const row =
+          form === 'import'
+            ? ws.addRow([
+                a.firstname,
+                a.lastname,
+                a.email,
+                a.groups[0]?.name ?? '',
+                zones,
+                a.bc,
+                ...fields.map((f) => fieldValueText(f, values.get(f.id))),
+                '',
+              ])
+            : ws.addRow([
+                a.customId,
+                a.firstname,
+                a.lastname,
+                a.email,
+                a.bc,
+                a.groups.map((g) => g.name).join(', '),
+                zones,
+                a.days.map((d) => dayNames.get(d) ?? d).join(', '),
+                ...fields.map((f) => readable(f, values.get(f.id))),
+              ]);
         row.commit();
       }
     }
     ws.commit();
     await wb.commit();
     await done;
-    return { file: Buffer.concat(chunks), name: `accreditations-${action.id}.xlsx` };
+    return {
+      file: Buffer.concat(chunks),
+      name: form === 'import' ? `import-${action.id}.xlsx` : `accreditations-${action.id}.xlsx`,
+    };
   }
 }
 

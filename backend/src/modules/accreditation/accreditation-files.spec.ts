@@ -243,9 +243,10 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
       'Groups',
       'Zones',
       'Days',
-      'size',
-      'vip',
-      'note',
+      // what people read: the fields' labels, not their internal names
+      'Size',
+      'VIP',
+      'Note',
     ]);
     const rows: ExcelJS.Row[] = [];
     ws.eachRow((row, n) => {
@@ -254,9 +255,47 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
     expect(rows.length).toBe(1);
     const p1 = rows.find((r) => r.getCell(4).value === 'p1@example.com')!;
     expect(p1.getCell(9).value).toBe('M');
+    expect(p1.getCell(10).value).toBe('Yes'); // not 1/-1
     expect(p1.getCell(11).value).toBe('=1+1');
     expect(p1.getCell(11).type).toBe(ExcelJS.ValueType.String);
     const none = await post('user/export', { actionId: action.id, userId: [] });
     expect(none.body.error.details.fields).toEqual([{ path: 'userId', key: 'accreditation.chooseUsers' }]);
+  });
+
+  it('exports the machine form of the import template, which imports again as it was', async () => {
+    const exported = await fetch(`${t.url}/api/admin/v1/user/export`, {
+      method: 'POST',
+      headers: { authorization: admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ actionId: action.id, all: true, filterData: { text: 'p1@' }, form: 'import' }),
+    });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-disposition')).toContain(`import-${action.id}.xlsx`);
+    const file = Buffer.from(await exported.arrayBuffer());
+    const template = await fetch(`${t.url}/api/admin/v1/user/import/template/${action.id}`, {
+      headers: { authorization: admin },
+    });
+    const header = async (data: ArrayBuffer | Buffer) => {
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(data as never);
+      return (wb.worksheets[0].getRow(1).values as unknown[]).slice(1);
+    };
+    expect(await header(file)).toEqual(await header(await template.arrayBuffer()));
+
+    const before = (
+      await post('user/filter', { actionId: action.id, page: 1, pageSize: 10, filterData: { text: 'p1@example.com' } })
+    ).body.data[0];
+    await post('user/delete', { actionId: action.id, userId: [before.id], type: 1 });
+    const again = await post('user/import', {
+      actionId: action.id,
+      dataFile: file.toString('base64'),
+      zonesImportType: 1,
+    });
+    expect(again.body).toEqual({ data: { imported: 1 } });
+    const after = (await t.api('GET', `/api/admin/v1/user/check/${before.bc}`, { token: admin })).body.data;
+    expect(after).toMatchObject({ firstname: before.firstname, lastname: before.lastname, email: 'p1@example.com' });
+    expect(after.groups.map((g: { name: string }) => g.name)).toEqual(['Crew']);
+    expect(after.zones.map((z: { name: string }) => z.name)).toEqual(['Hall']);
+    const values = Object.fromEntries(after.customField.map((c: { id: number; value: unknown }) => [c.id, c.value]));
+    expect(Object.values(values)).toEqual(expect.arrayContaining([true, '=1+1']));
   });
 });

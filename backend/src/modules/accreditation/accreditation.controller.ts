@@ -160,7 +160,7 @@ export class AccreditationController {
     @CurrentAdmin() actor: AdminAuth,
     @Res() reply: FastifyReply,
   ) {
-    sendFile(reply, await this.files.export(body.actionId, await this.ids(body), actor.user.language));
+    sendFile(reply, await this.files.export(body.actionId, await this.ids(body), actor.user.language, body.form));
   }
 
   @Get('user-credit/:id')

@@ -165,7 +165,11 @@ export const importSchema = z.object({
 });
 
 export const exportSchema = z
-  .object({ ...bulkBase })
+  .object({
+    ...bulkBase,
+    /** readable: what people read (labels, yes/no, day names); import: the import template's machine form */
+    form: z.enum(['readable', 'import']).default('readable'),
+  })
   .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
 
 /** Row codes of spec §8 Import: the code, then the row number (e.g. EMPTY_EMAIL_ON_ROW_5). */

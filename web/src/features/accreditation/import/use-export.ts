@@ -30,7 +30,15 @@ function useSelectionDownload(call: (target: BulkTarget) => Promise<DownloadedFi
 
 /** The list's Export entry (spec §2 options: export): POST user/export, the .xlsx offered as a download. */
 export function useExportAccreditations() {
-  return useSelectionDownload(accreditationFilesApi.export, 'accreditationImport.exportError');
+  return useSelectionDownload((target) => accreditationFilesApi.export(target), 'accreditationImport.exportError');
+}
+
+/** Export for re-import: the same people in the import template's machine form. */
+export function useExportForImport() {
+  return useSelectionDownload(
+    (target) => accreditationFilesApi.export(target, 'import'),
+    'accreditationImport.exportError',
+  );
 }
 
 /**

@@ -37,7 +37,7 @@ import { type DataTableColumn, SelectableTable, TableFooter } from '../../../com
 import { LoadingState } from '../../../components/loading-state';
 import { PageHeader } from '../../../components/page-header';
 import { useCurrentAction } from '../../action/use-current-action';
-import { useExportAccreditations, useExportImages } from '../import/use-export';
+import { useExportAccreditations, useExportForImport, useExportImages } from '../import/use-export';
 import { BulkModal, type BulkKind } from './bulk-modals';
 import { FilterPanel, type Option } from './filter-panel';
 import { readStoredFilter, writeStoredFilter } from './filter-storage';
@@ -99,6 +99,7 @@ function AccreditationList({ actionId }: { actionId: number }) {
   const [printOptionsOpen, setPrintOptionsOpen] = useState(false);
   const exporter = useExportAccreditations();
   const imageExporter = useExportImages();
+  const importExporter = useExportForImport();
 
   const list = useQuery({
     queryKey: [...ACCREDITATION_LIST_KEY, { actionId, page, pageSize, filter }],
@@ -293,6 +294,19 @@ function AccreditationList({ actionId }: { actionId: number }) {
                   onClick={() => exporter.run(target)}
                 >
                   {t(exporter.isPending ? 'accreditationImport.exporting' : 'accreditationImport.menuExport')}
+                </Menu.Item>
+              )}
+              {can('exportUser') && (
+                <Menu.Item
+                  leftSection={<IconFileExport size={16} />}
+                  disabled={importExporter.isPending}
+                  onClick={() => importExporter.run(target)}
+                >
+                  {t(
+                    importExporter.isPending
+                      ? 'accreditationImport.exporting'
+                      : 'accreditationImport.menuExportForImport',
+                  )}
                 </Menu.Item>
               )}
               {can('exportUser') && (

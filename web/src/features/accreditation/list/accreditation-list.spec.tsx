@@ -404,6 +404,12 @@ describe('accreditation list', () => {
     await waitFor(() => expect(click).toHaveBeenCalled());
     await waitFor(() => expect(screen.queryByText(t('accreditationImport.exporting'))).not.toBeInTheDocument());
     expect(bodies('user/export')[0]).toMatchObject({ actionId: 7, userId: [1], all: false });
+    expect(bodies('user/export')[0]).not.toHaveProperty('form');
+
+    // the machine form for re-import is its own entry
+    await openMenuItem(user, 'accreditationImport.menuExportForImport');
+    await waitFor(() => expect(bodies('user/export')).toHaveLength(2));
+    expect(bodies('user/export')[1]).toMatchObject({ actionId: 7, userId: [1], form: 'import' });
     click.mockRestore();
   });
 });
