@@ -69,6 +69,8 @@ import { SubjectController } from './modules/subject/subject.controller.js';
 import { SubjectService } from './modules/subject/subject.service.js';
 import { ActionExtensionController } from './modules/action-extension/action-extension.controller.js';
 import { ActionExtensionService } from './modules/action-extension/action-extension.service.js';
+import { PreviewController } from './modules/preview/preview.controller.js';
+import { PreviewService } from './modules/preview/preview.service.js';
 
 @Global()
 @Module({})
@@ -108,6 +110,7 @@ export const CONTROLLERS = [
   SimulateController,
   LiveController,
   ActionExtensionController,
+  PreviewController,
 ];
 
 @Module({})
@@ -170,6 +173,7 @@ export class AppModule {
         SimulateService,
         LiveService,
         ActionExtensionService,
+        PreviewService,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: TenantInterceptor },

@@ -72,6 +72,8 @@ export const ERRORS = {
   EXTENSION_CAPACITY_FULL: { status: 409, key: 'actionExtension.capacityFull' },
   EXTENSION_MEAL_USED: { status: 409, key: 'actionExtension.used' },
   EXTENSION_ITEM_INVALID: { status: 400, key: 'errors.EXTENSION_ITEM_INVALID' },
+  PREVIEW_NOT_FOUND: { status: 404, key: 'preview.pageNotFound' },
+  PREVIEW_SELECT_CLOSED: { status: 403, key: 'preview.selectClosed' },
   INTERNAL_ERROR: { status: 500, key: 'errors.INTERNAL_ERROR' },
 } as const satisfies Record<string, { status: number; key: string }>;
 

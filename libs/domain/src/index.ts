@@ -3,6 +3,7 @@ export * from './dto.js';
 export * from './errors.js';
 export * from './extension.js';
 export * from './field-values.js';
+export * from './preview.js';
 export * from './rights.js';
 export * from './security.js';
 export * from './schemas/accreditation.js';

@@ -86,6 +86,10 @@ import extension_screens_cs from './locales/extension-screens/cs.json' with { ty
 import extension_screens_sk from './locales/extension-screens/sk.json' with { type: 'json' };
 import extension_screens_en from './locales/extension-screens/en.json' with { type: 'json' };
 import extension_screens_de from './locales/extension-screens/de.json' with { type: 'json' };
+import preview_cs from './locales/preview/cs.json' with { type: 'json' };
+import preview_sk from './locales/preview/sk.json' with { type: 'json' };
+import preview_en from './locales/preview/en.json' with { type: 'json' };
+import preview_de from './locales/preview/de.json' with { type: 'json' };
 
 /** One message catalogue per language (spec §1); Czech is the fallback for every missing key. */
 export const LANGUAGES = ['cs', 'sk', 'en', 'de'] as const;
@@ -118,6 +122,7 @@ const AREAS: Record<Language, object[]> = {
     device_cs,
     gate_cs,
     extension_screens_cs,
+    preview_cs,
   ],
   sk: [
     action_sk,
@@ -141,6 +146,7 @@ const AREAS: Record<Language, object[]> = {
     device_sk,
     gate_sk,
     extension_screens_sk,
+    preview_sk,
   ],
   en: [
     action_en,
@@ -164,6 +170,7 @@ const AREAS: Record<Language, object[]> = {
     device_en,
     gate_en,
     extension_screens_en,
+    preview_en,
   ],
   de: [
     action_de,
@@ -187,6 +194,7 @@ const AREAS: Record<Language, object[]> = {
     device_de,
     gate_de,
     extension_screens_de,
+    preview_de,
   ],
 };
 

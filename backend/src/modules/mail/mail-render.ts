@@ -17,6 +17,7 @@ import { ActionEntity } from '../action/action.entity.js';
 import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
 import { ImageEntity } from '../image/image.entity.js';
+import { SubjectEntity } from '../subject/subject.entity.js';
 import type { MailTemplateEntity } from '../template/template.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 
@@ -124,11 +125,12 @@ export class MailContexts {
     const ids = rows.map((r) => r.id);
     const actionIds = [...new Set(rows.map((r) => r.actionId))];
     const imageIds = [...new Set(rows.map((r) => r.imageId).filter((x): x is number => x !== null))];
-    const [actions, groupLinks, zoneLinks, images] = await Promise.all([
+    const [actions, groupLinks, zoneLinks, images, subject] = await Promise.all([
       this.ds.getRepository(ActionEntity).find({ where: { subjectId, id: In(actionIds) } }),
       this.ds.getRepository(AccreditationGroupEntity).find({ where: { accreditationId: In(ids) } }),
       this.ds.getRepository(AccreditationZoneEntity).find({ where: { accreditationId: In(ids) } }),
       imageIds.length ? this.ds.getRepository(ImageEntity).find({ where: { subjectId, id: In(imageIds) } }) : [],
+      this.ds.getRepository(SubjectEntity).findOneBy({ id: subjectId }),
     ]);
     const fieldIds = [...new Set(actions.flatMap((a) => a.customField.map((f) => f.id)))];
     const groupIds = [...new Set(groupLinks.map((l) => l.groupId))];
@@ -180,6 +182,10 @@ export class MailContexts {
             fields: contextFields,
             // a mail is read elsewhere: the photo needs the full address
             imageUrl: image ? `${this.publicUrl}/api/file/${image.fileKey}` : null,
+            // the person's preview page, as on the printed badge (print.service.ts)
+            smartLink: subject
+              ? `${this.publicUrl}/preview/${encodeURIComponent(subject.key)}/cid/${encodeURIComponent(formatBadgeCode(row.bc, row.badgeVersion))}`
+              : '',
           }),
         ];
       }),
