@@ -136,16 +136,31 @@ function normalizeSource(html: string): Source {
     return `{{${out}}}`;
   });
   let normalStarts: number[] | undefined;
+  let htmlStarts: number[] | undefined;
+  // binary searches: the check asks for every placeholder's place (up to TEMPLATE_MAX_TAGS of them)
   const fromText = (offset: number): TemplatePosition => {
-    let before = 0;
-    while (before < inserted.length && inserted[before] < offset) before++;
-    return positionAt(html, Math.min(html.length, Math.max(0, offset - before)));
+    htmlStarts ??= lineStarts(html);
+    const original = Math.min(html.length, Math.max(0, offset - countBelow(inserted, offset)));
+    const line = countBelow(htmlStarts, original + 1);
+    return { line, column: original - htmlStarts[line - 1] + 1 };
   };
   const at = (line: number, column: number): TemplatePosition => {
     normalStarts ??= lineStarts(text);
     return fromText((normalStarts[Math.max(1, Math.min(line, normalStarts.length)) - 1] ?? 0) + Math.max(0, column));
   };
   return { text, at, fromText };
+}
+
+/** How many of the ascending numbers are below the value. */
+function countBelow(sorted: number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The 1-based line and column of an offset of a text. */
