@@ -5,11 +5,13 @@ import {
   extensionGroupSchema,
   extensionReportSchema,
   extensionUsersQuerySchema,
+  mealItemsSchema,
+  parkingItemsSchema,
 } from '@accredo/domain';
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { Right } from '../../common/access.js';
 import { type AdminAuth, CurrentAdmin } from '../../common/request.js';
 import { IdParam, ValidBody } from '../../common/zod.js';
@@ -17,6 +19,14 @@ import { languageOf } from '../device/gate.service.js';
 import { ActionExtensionService } from './action-extension.service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+const jsonSchema = (schema: z.ZodType) => {
+  try {
+    return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  } catch {
+    return { type: 'object' };
+  }
+};
 
 /**
  * Action extensions (spec §7; {type} 1 meal, 2 parking). The rights of spec §6 actionExtension;
@@ -54,6 +64,7 @@ export class ActionExtensionController {
   /** The edit screen's save: the body is checked against the action's dates in the service. */
   @Put(':actionId/:type')
   @Right('actionExtension', 'update')
+  @ApiBody({ schema: { oneOf: [jsonSchema(mealItemsSchema), jsonSchema(parkingItemsSchema)] } })
   async save(@IdParam('actionId') actionId: number, @Param('type') type: string, @Body() body: unknown) {
     return this.ext.save(await this.ext.type(type), actionId, body);
   }
