@@ -12,11 +12,11 @@
 //
 // --race (issue 11 "exactly the allowed count under races"): instead of the speed run, 10,000 scans
 // (--scans) of the same 20 people sent at once (1,000 in flight unless --concurrency is given) over
-// 8 devices: 4 share a mode-1 template whose rule allows 3 entrances, 4 share a mode-2 till taking
-// 7 Kč from a balance of 100 (at most 14 deductions, 2 Kč left). Prints whether the counts held
-// exactly, from the answers and from the tables: 3 entrances and 14 deductions per person, no
-// balance below 0, every scan stored once. Parking (mode 5) is not stored by the server yet, so it
-// is not raced here.
+// 8 devices: 3 share a mode-1 template whose rule allows 3 entrances, 3 share a mode-2 till taking
+// 7 Kč from a balance of 100 (at most 14 deductions, 2 Kč left), 2 are mode-5 barriers of a car
+// park of 10 places that all 20 hold a pass for. Prints whether the counts held exactly, from the
+// answers and from the tables: 3 entrances and 14 deductions per person, no balance below 0,
+// exactly 10 people inside the car park and each of them let in once, every scan stored once.
 //   node bench/gate.mjs --race [--db sqlite|mariadb]
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -93,11 +93,11 @@ if (process.argv[2] === '--client') {
   const answers = [];
   if (kind === 'race') {
     // device i % 8: the first half enters, the second half pays; every device sees every person
-    const { entryDevices, amount } = race;
+    const { kinds, amount } = race;
     const run = Date.now().toString(36);
     requests = (i) => {
       const device = i % tokens.length;
-      const pay = device >= entryDevices;
+      const pay = kinds[device] === 'pay';
       return {
         token: tokens[device],
         body: JSON.stringify({
@@ -113,9 +113,8 @@ if (process.argv[2] === '--client') {
       try {
         data = JSON.parse(text).data ?? null;
       } catch {}
-      const device = i % tokens.length;
       answers.push([
-        device >= entryDevices ? 'pay' : 'entry',
+        kinds[i % tokens.length],
         Math.floor(i / tokens.length) % codes.length,
         status,
         data?.allowed ?? null,
@@ -246,14 +245,22 @@ async function race(db, { rows, scans, concurrency, inWorker }) {
   const LIMIT = 3;
   const BALANCE = 100;
   const AMOUNT = 7;
-  const DEVICES = 8;
-  const ENTRY_DEVICES = 4;
+  const KINDS = ['entry', 'entry', 'entry', 'pay', 'pay', 'pay', 'park', 'park'];
+  const DEVICES = KINDS.length;
+  const CAPACITY = 10;
   const { ds, base, call, subjectId, now, stop } = await startBench(db);
   const { action, group } = await seedGateAction(
     { ds, call, subjectId, now },
     { name: 'Gate race', rows, prefix: 'GR' },
   );
   await ds.query('UPDATE action SET isCredit = 1 WHERE id = ?', [action.id]);
+  // the car park (extension 2): every one of the PEOPLE holds a pass, CAPACITY places
+  await ds.query('UPDATE subject SET extensions = ? WHERE id = ?', ['[1,2]', subjectId]);
+  await call('POST', `/action-extension/2/${action.id}`, { active: true });
+  const label = { cs: 'P1', sk: '', en: '', de: '' };
+  const area = (
+    await call('PUT', `/action-extension/${action.id}/2`, { items: [{ label, capacity: null, places: [] }] })
+  ).data.items[0];
   await ds.query('UPDATE accreditation SET credit = ? WHERE actionId = ? AND customId <= ?', [
     BALANCE,
     action.id,
@@ -273,6 +280,13 @@ async function race(db, { rows, scans, concurrency, inWorker }) {
       data: { mode: 2, rules: [], globalRule: { enabled: true } },
     })
   ).data;
+  const parkTemplate = (
+    await call('POST', '/device-template', {
+      name: 'Race barrier',
+      actionId: action.id,
+      data: { mode: 5, rules: [], globalRule: { enabled: true } },
+    })
+  ).data;
   const key = (await call('GET', '/device/key')).data;
   const deviceBase = base.replace('/api/admin/v1', '/api/device/v1');
   const tokens = [];
@@ -283,7 +297,7 @@ async function race(db, { rows, scans, concurrency, inWorker }) {
       body: JSON.stringify({ code: key.bc, uid: `race-${i}`, name: `Race ${i}` }),
     });
     const { token, device: d } = (await res.json()).data;
-    const tpl = i < ENTRY_DEVICES ? entryTemplate : tillTemplate;
+    const tpl = { entry: entryTemplate, pay: tillTemplate, park: parkTemplate }[KINDS[i]];
     await call('PUT', `/device/${d.id}`, { name: `Race ${i}`, uid: `race-${i}`, deviceTemplateId: tpl.id });
     tokens.push(`Bearer ${token}`);
   }
@@ -292,6 +306,12 @@ async function race(db, { rows, scans, concurrency, inWorker }) {
     [action.id, PEOPLE],
   );
   const codes = people.map((p) => p.bc);
+  await call('PUT', `/action-extension/2/${action.id}/users`, {
+    usersIds: people.map((p) => p.id),
+    actionId: action.id,
+    items: [{ itemId: area.id }],
+  });
+  await call('PUT', `/action-extension/${action.id}/2`, { items: [{ ...area, capacity: CAPACITY, places: [] }] });
   const result = await inWorker({
     kind: 'race',
     url: `${deviceBase}/scan`,
@@ -299,14 +319,14 @@ async function race(db, { rows, scans, concurrency, inWorker }) {
     concurrency,
     tokens,
     codes,
-    race: { entryDevices: ENTRY_DEVICES, amount: AMOUNT },
+    race: { kinds: KINDS, amount: AMOUNT },
   });
 
   // what the answers say, per person and kind
   const per = (kind, k) => result.answers.filter((a) => a[0] === kind && a[1] === k);
   const sent = (kind, k) =>
     Array.from({ length: scans }, (_, i) => i).filter(
-      (i) => (i % DEVICES >= ENTRY_DEVICES ? 'pay' : 'entry') === kind && Math.floor(i / DEVICES) % codes.length === k,
+      (i) => KINDS[i % DEVICES] === kind && Math.floor(i / DEVICES) % codes.length === k,
     ).length;
   const checks = [];
   const check = (what, ok) => checks.push({ what, ok });
@@ -347,6 +367,14 @@ async function race(db, { rows, scans, concurrency, inWorker }) {
     if (p !== wantPays || t.n !== wantPays || t.s !== -AMOUNT * wantPays || bal !== BALANCE - AMOUNT * wantPays)
       paysExact = false;
   }
+  // the car park: each person in at most once (no exit is sent), CAPACITY of them in all
+  const parkAllowed = result.answers.filter((a) => a[0] === 'park' && a[3] === true);
+  const parkedPeople = new Set(parkAllowed.map((a) => a[1]));
+  const [{ n: insideRows }] = await ds.query(
+    'SELECT COUNT(*) AS n FROM accreditation_extension WHERE itemId = ? AND inside = 1',
+    [area.id],
+  );
+  const refusedPark = new Set(result.answers.filter((a) => a[0] === 'park' && a[3] === false).map((a) => a[4]));
   const refusedEntry = new Set(result.answers.filter((a) => a[0] === 'entry' && a[3] === false).map((a) => a[4]));
   const refusedPay = new Set(result.answers.filter((a) => a[0] === 'pay' && a[3] === false).map((a) => a[4]));
   const [{ n: stored }] = await ds.query('SELECT COUNT(*) AS n FROM device_scan WHERE nonce LIKE ?', ['r%']);
@@ -365,13 +393,21 @@ async function race(db, { rows, scans, concurrency, inWorker }) {
     [...refusedPay].every((r) => r === 'CREDIT_INSUFFICIENT'),
   );
   check(
+    `car park: ${parkAllowed.length} let in (${parkedPeople.size} people, each once), ${Number(insideRows)} inside, capacity ${CAPACITY}`,
+    parkAllowed.length === CAPACITY && parkedPeople.size === CAPACITY && Number(insideRows) === CAPACITY,
+  );
+  check(
+    `refused barrier scans only PARKING_FULL or PARKING_ALREADY_INSIDE (${[...refusedPark].join(', ') || 'none'})`,
+    [...refusedPark].every((r) => r === 'PARKING_FULL' || r === 'PARKING_ALREADY_INSIDE'),
+  );
+  check(
     `every scan answered 200 (${failed} not) and stored once (${Number(stored)} rows)`,
     failed === 0 && Number(stored) === scans,
   );
   await stop();
   const held = checks.every((c) => c.ok);
   console.log(
-    `\nrace ${db}: ${scans} scans of ${codes.length} people over ${DEVICES} devices (${ENTRY_DEVICES} entry, limit ${LIMIT}; ${DEVICES - ENTRY_DEVICES} tills, ${AMOUNT} of ${BALANCE}), ${concurrency} in flight, ${result.seconds.toFixed(1)} s, load average ${os
+    `\nrace ${db}: ${scans} scans of ${codes.length} people over ${DEVICES} devices (3 entry, limit ${LIMIT}; 3 tills, ${AMOUNT} of ${BALANCE}; 2 barriers, ${CAPACITY} places), ${concurrency} in flight, ${result.seconds.toFixed(1)} s, load average ${os
       .loadavg()
       .map((x) => x.toFixed(1))
       .join(' ')}`,
