@@ -17,6 +17,7 @@ import { templateRoutes } from '../features/template/routes';
 import { zoneRoutes } from '../features/zone/routes';
 import { webChannelRoutes } from '../features/web-channel/routes';
 import { onlineRoutes } from '../features/online/routes';
+import { previewRoutes } from '../features/preview/routes';
 import { gateRoutes } from '../features/gate/routes';
 import { customFieldRoutes } from '../features/custom-field/routes';
 import { deviceRoutes } from '../features/device/routes';
@@ -127,6 +128,7 @@ export const manageRoutes: RouteObject[] = [
 
 export const appRoutes: RouteObject[] = [
   ...onlineRoutes,
+  ...previewRoutes,
   ...gateRoutes,
   {
     element: <PublicLayout />,
