@@ -1,4 +1,4 @@
-import { actionSchema } from '@accredo/domain';
+import { actionSchema, hasRight } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Tabs } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
@@ -108,7 +108,8 @@ function ActionForm({ action }: { action?: ActionDto }) {
   return (
     <FormShell form={form} readOnly={viewOnly} wrapFields={false} onSave={save} saveErrorKey="action.saveError">
       <PageHeader title={title}>
-        {action && (
+        {/* spec §2: the test preview only with smartBc (saved), only for holders of the right to open previews */}
+        {action?.smartBc && hasRight(session, 'user', 'goToPreview') && (
           <Button
             component="a"
             href={testPreviewPath(session.subject.key, action.id)}

@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { buildRights } from '@accredo/domain';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActionDto } from '../../api/action';
 import { STORAGE_KEYS } from '../../api/storage';
@@ -252,15 +253,32 @@ describe('action detail', () => {
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
+  it('links the test preview (new tab) only with smartBc and only for holders of user.goToPreview', async () => {
+    mockAdminApi({ ...common, 'GET action/7': actionDto({ smartBc: true }) });
+    renderWithSession(actionRoutes, '/action/detail/7');
+    const preview = await screen.findByRole('link', { name: t('action.testPreview') });
+    expect(preview).toHaveAttribute('href', '/preview/demo/cid/tst7');
+    expect(preview).toHaveAttribute('target', '_blank');
+    cleanup();
+    mockAdminApi({ ...common, 'GET action/7': actionDto({ smartBc: true }) });
+    renderWithSession(actionRoutes, '/action/detail/7', {
+      ...testSession(),
+      superuser: false,
+      rights: buildRights((pair) => pair[0] === 'action'),
+    });
+    await screen.findByRole('tab', { name: t('action.tab.basic') });
+    expect(screen.queryByRole('link', { name: t('action.testPreview') })).not.toBeInTheDocument();
+  });
+
   it('offers the Preview tab only with smartBc, meal and parking only for the action’s extensions', async () => {
     mockAdminApi({
       ...common,
       'GET action/7': actionDto({ smartBc: false, extension: [1] }),
     });
     const { user } = renderWithSession(actionRoutes, '/action/detail/7', testSession({ extensions: [1, 2] }));
-    const preview = await screen.findByRole('link', { name: t('action.testPreview') });
-    expect(preview).toHaveAttribute('href', '/preview/demo/cid/tst7');
-    expect(preview).toHaveAttribute('target', '_blank');
+    await screen.findByRole('tab', { name: t('action.tab.basic') });
+    // the test preview needs smartBc on the saved action
+    expect(screen.queryByRole('link', { name: t('action.testPreview') })).not.toBeInTheDocument();
     expect(screen.queryByRole('tab', { name: t('action.tab.preview') })).not.toBeInTheDocument();
 
     // a switch's description is part of its label
