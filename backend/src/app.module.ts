@@ -64,6 +64,7 @@ import { RateLimitService } from './modules/rate-limit/rate-limit.service.js';
 import { AccountLinkService } from './modules/session/account-link.service.js';
 import { SessionController } from './modules/session/session.controller.js';
 import { SessionService } from './modules/session/session.service.js';
+import { SessionCache } from './modules/session/session-cache.service.js';
 import { TokenService } from './modules/session/token.service.js';
 import { SubjectController } from './modules/subject/subject.controller.js';
 import { SubjectService } from './modules/subject/subject.service.js';
@@ -136,6 +137,7 @@ export class AppModule {
       ],
       controllers: CONTROLLERS,
       providers: [
+        SessionCache,
         TokenService,
         AccountLinkService,
         RateLimitService,

@@ -1,11 +1,7 @@
 import { hasRight } from '@accredo/domain';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { AdminUserEntity } from '../modules/admin-user/admin-user.entity.js';
 import { DeviceSessions } from '../modules/device/device-sessions.service.js';
-import { OperatorEntity } from '../modules/manage/operator.entity.js';
 import { TokenService } from '../modules/session/token.service.js';
 import { ACCESS_KEY, type Access } from './access.js';
 import { AppError } from './app-error.js';
@@ -19,7 +15,9 @@ function headerToken(req: AppRequest, name: string): string | undefined {
 
 /**
  * The one guard of every route: resolves the session named by the route's access marking and
- * enforces the right of spec §6. A route with no marking is refused (and fails the route test).
+ * enforces the right of spec §6. Admin and manage sessions come from TokenService's in-process
+ * cache (no statement per request; see SessionCache for what invalidates it). A route with no
+ * marking is refused (and fails the route test).
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -27,8 +25,6 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly tokens: TokenService,
     private readonly devices: DeviceSessions,
-    @InjectRepository(AdminUserEntity) private readonly users: Repository<AdminUserEntity>,
-    @InjectRepository(OperatorEntity) private readonly operators: Repository<OperatorEntity>,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -47,20 +43,14 @@ export class AccessGuard implements CanActivate {
 
     if (access.kind === 'manage') {
       const rawToken = headerToken(req, 'authorization-manage');
-      const token = await this.tokens.resolve('manage', rawToken);
-      const operator = await this.operators.findOneBy({ id: token.principalId });
-      if (!operator) throw new AppError('TOKEN_INVALID');
+      const { token, operator } = await this.tokens.resolveManage(rawToken);
       req.auth = { kind: 'manage', operator, token, rawToken: rawToken! };
       return true;
     }
 
     const rawToken = headerToken(req, 'authorization');
-    const token = await this.tokens.resolve('admin', rawToken);
-    const user = await this.users.findOneBy({ id: token.principalId });
-    if (!user?.active || !user.verified) {
-      await this.tokens.revoke(token.id);
-      throw new AppError('TOKEN_INVALID');
-    }
+    // cached in process; an inactive or unverified user's token is revoked (TOKEN_INVALID)
+    const { token, user } = await this.tokens.resolveAdmin(rawToken);
     // Only a manageuser works in a subject other than their own (the switcher of spec §2).
     const subjectId = user.manageuser ? (token.subjectId ?? user.subjectId) : user.subjectId;
     req.auth = { kind: 'admin', user, token, rawToken: rawToken!, subjectId };

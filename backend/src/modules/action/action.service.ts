@@ -10,6 +10,7 @@ import { TenantRepository } from '../../database/tenant.js';
 import { AdminUserEntity } from '../admin-user/admin-user.entity.js';
 import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
 import { ImageEntity } from '../image/image.entity.js';
+import { TokenService } from '../session/token.service.js';
 import { MailTemplateEntity } from '../template/template.entity.js';
 import { ActionEntity } from './action.entity.js';
 
@@ -32,6 +33,7 @@ export class ActionService extends SubjectCrud<ActionEntity, z.output<typeof act
     @InjectRepository(MailTemplateEntity) mailTemplates: Repository<MailTemplateEntity>,
     @InjectRepository(ImageEntity) images: Repository<ImageEntity>,
     @InjectRepository(AdminUserEntity) private readonly users: Repository<AdminUserEntity>,
+    private readonly tokens: TokenService,
   ) {
     super(repo);
     this.fields = new TenantRepository(fields);
@@ -94,6 +96,7 @@ export class ActionService extends SubjectCrud<ActionEntity, z.output<typeof act
   async setCurrent(auth: AdminAuth, actionId: number | null): Promise<{ lastAction: number | null }> {
     await assertOwned(this.scoped, [actionId], 'actionId');
     await this.users.update({ id: auth.user.id }, { lastActionId: actionId });
+    await this.tokens.principalChanged('admin', auth.user.id);
     return { lastAction: actionId };
   }
 }

@@ -89,6 +89,8 @@ export class AdminUserService {
     await this.apply(user, input, { rights: canEditRights(actor) });
     const saved = await this.saveUnique(() => this.scoped.save(user));
     if (!saved.active) await this.tokens.revokeAll('admin', saved.id);
+    // rights, login, password... take effect on the user's very next request
+    else await this.tokens.principalChanged('admin', saved.id);
     return toAdminUser(saved);
   }
 
@@ -98,7 +100,9 @@ export class AdminUserService {
     if (user.verified) throw new AppError('ADMIN_USER_ALREADY_VERIFIED');
     user.verified = true;
     user.updatedAt = new Date();
-    return toAdminUser(await this.scoped.save(user));
+    const saved = await this.scoped.save(user);
+    await this.tokens.principalChanged('admin', saved.id);
+    return toAdminUser(saved);
   }
 
   async sendPasswordRequest(id: number, actor: AdminAuth): Promise<void> {
@@ -116,6 +120,7 @@ export class AdminUserService {
     }
     user.updatedAt = new Date();
     const saved = await this.users.save(user);
+    await this.tokens.principalChanged('admin', saved.id);
     return toAdminUser(saved, await this.subjects.findOneByOrFail({ id: actor.subjectId }));
   }
 
@@ -162,6 +167,7 @@ export class AdminUserService {
     user.manageuser = input.manageuser;
     const saved = await this.saveUnique(() => this.users.save(user));
     if (!saved.active) await this.tokens.revokeAll('admin', saved.id);
+    else await this.tokens.principalChanged('admin', saved.id);
     return toAdminUser(saved, subject);
   }
 

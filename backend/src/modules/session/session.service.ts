@@ -83,6 +83,7 @@ export class SessionService {
     if (!subject) throw new AppError('SUBJECT_DOESNT_EXIST');
     await this.tokens.setSubject(auth.token.id, subject.id);
     await this.users.update({ id: auth.user.id }, { lastActionId: null });
+    await this.tokens.principalChanged('admin', auth.user.id);
     return this.session(auth.user, auth.rawToken, subject.id);
   }
 
@@ -135,5 +136,6 @@ export class SessionService {
     user.verified = true;
     user.updatedAt = new Date();
     await this.users.save(user);
+    await this.tokens.principalChanged('admin', user.id);
   }
 }

@@ -4,16 +4,27 @@ import { LessThan, type Repository } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { randomToken, sha256 } from '../../common/crypto.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { AdminUserEntity } from '../admin-user/admin-user.entity.js';
+import { OperatorEntity } from '../manage/operator.entity.js';
+import { SessionCache } from './session-cache.service.js';
 import { SessionTokenEntity, type TokenKind } from './session-token.entity.js';
 
 /** Refresh the sliding expiry at most this often, so reads do not all become writes. */
 const TOUCH_EVERY_MS = 60_000;
 
-/** Random session tokens, stored hashed, expiring after SESSION_TTL_HOURS without use, revoked on logout. */
+/**
+ * Random session tokens, stored hashed, expiring after SESSION_TTL_HOURS without use, revoked on logout.
+ * The sessions of signed-in calls (admin, manage) are resolved through the SessionCache; every change
+ * that ends a session or alters its principal goes through this service (revoke, revokeAll,
+ * setSubject, principalChanged), which invalidates the cache here and on the other instances.
+ */
 @Injectable()
 export class TokenService {
   constructor(
     @InjectRepository(SessionTokenEntity) private readonly repo: Repository<SessionTokenEntity>,
+    @InjectRepository(AdminUserEntity) private readonly users: Repository<AdminUserEntity>,
+    @InjectRepository(OperatorEntity) private readonly operators: Repository<OperatorEntity>,
+    private readonly cache: SessionCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -40,25 +51,52 @@ export class TokenService {
     return { raw, row };
   }
 
+  /** The token row, read from the database (online tokens, the preview's test check). */
   async resolve(kind: TokenKind, raw: string | undefined): Promise<SessionTokenEntity> {
     if (!raw) throw new AppError('UNAUTHORIZED');
-    const row = await this.repo.findOneBy({ tokenHash: sha256(raw), kind });
-    if (!row) throw new AppError('TOKEN_INVALID');
-    const now = Date.now();
-    if (row.expiresAt.getTime() <= now) {
-      await this.repo.delete({ id: row.id });
-      throw new AppError('TOKEN_EXPIRED');
+    return this.resolveHash(kind, sha256(raw));
+  }
+
+  /** An admin session: its token and its active, verified user, from the cache when it holds them. */
+  async resolveAdmin(raw: string | undefined): Promise<{ token: SessionTokenEntity; user: AdminUserEntity }> {
+    if (!raw) throw new AppError('UNAUTHORIZED');
+    const hash = sha256(raw);
+    const hit = this.cache.get(hash);
+    if (hit?.kind === 'admin') {
+      await this.keepAlive(hit.token);
+      return { token: hit.token, user: hit.principal };
     }
-    if (now - row.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
-      row.lastUsedAt = new Date(now);
-      row.expiresAt = new Date(now + this.config.sessionTtlMs);
-      await this.repo.update({ id: row.id }, { lastUsedAt: row.lastUsedAt, expiresAt: row.expiresAt });
+    const version = this.cache.version;
+    const token = await this.resolveHash('admin', hash);
+    const user = await this.users.findOneBy({ id: token.principalId });
+    if (!user?.active || !user.verified) {
+      await this.revoke(token.id);
+      throw new AppError('TOKEN_INVALID');
     }
-    return row;
+    this.cache.put(hash, { kind: 'admin', token, principal: user }, version);
+    return { token, user };
+  }
+
+  /** A manage-module session: its token and its operator, from the cache when it holds them. */
+  async resolveManage(raw: string | undefined): Promise<{ token: SessionTokenEntity; operator: OperatorEntity }> {
+    if (!raw) throw new AppError('UNAUTHORIZED');
+    const hash = sha256(raw);
+    const hit = this.cache.get(hash);
+    if (hit?.kind === 'manage') {
+      await this.keepAlive(hit.token);
+      return { token: hit.token, operator: hit.principal };
+    }
+    const version = this.cache.version;
+    const token = await this.resolveHash('manage', hash);
+    const operator = await this.operators.findOneBy({ id: token.principalId });
+    if (!operator) throw new AppError('TOKEN_INVALID');
+    this.cache.put(hash, { kind: 'manage', token, principal: operator }, version);
+    return { token, operator };
   }
 
   async revoke(id: number): Promise<void> {
     await this.repo.delete({ id });
+    await this.cache.tokenChanged(id);
   }
 
   /** Ends every session of a principal (password changed, user deactivated). */
@@ -66,9 +104,42 @@ export class TokenService {
     const rows = await this.repo.find({ where: { kind, principalId }, select: { id: true } });
     const ids = rows.map((r) => r.id).filter((id) => id !== exceptId);
     if (ids.length) await this.repo.delete(ids);
+    await this.cache.principalChanged(kind, principalId);
   }
 
   async setSubject(id: number, subjectId: number): Promise<void> {
     await this.repo.update({ id }, { subjectId });
+    await this.cache.tokenChanged(id);
+  }
+
+  /**
+   * The principal's row changed (rights, active, password, name, language, current action, ...):
+   * its sessions are read again on their next request, on every instance. Call it after the write.
+   */
+  async principalChanged(kind: 'admin' | 'manage', principalId: number): Promise<void> {
+    await this.cache.principalChanged(kind, principalId);
+  }
+
+  private async resolveHash(kind: TokenKind, tokenHash: string): Promise<SessionTokenEntity> {
+    const row = await this.repo.findOneBy({ tokenHash, kind });
+    if (!row) throw new AppError('TOKEN_INVALID');
+    await this.keepAlive(row);
+    return row;
+  }
+
+  /** Refuses an expired token and slides the expiry of a used one (written at most once a minute). */
+  private async keepAlive(row: SessionTokenEntity): Promise<void> {
+    const now = Date.now();
+    if (row.expiresAt.getTime() <= now) {
+      await this.repo.delete({ id: row.id });
+      await this.cache.tokenChanged(row.id);
+      throw new AppError('TOKEN_EXPIRED');
+    }
+    if (now - row.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+      // set before the write, so requests arriving meanwhile on a cached row do not write it again
+      row.lastUsedAt = new Date(now);
+      row.expiresAt = new Date(now + this.config.sessionTtlMs);
+      await this.repo.update({ id: row.id }, { lastUsedAt: row.lastUsedAt, expiresAt: row.expiresAt });
+    }
   }
 }

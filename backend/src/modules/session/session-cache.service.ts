@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import type { AdminUserEntity } from '../admin-user/admin-user.entity.js';
+import type { OperatorEntity } from '../manage/operator.entity.js';
+import type { SessionTokenEntity, TokenKind } from './session-token.entity.js';
+
+/** At most this many resolved sessions are kept (least recently used go first). */
+export const SESSION_CACHE_MAX = 10_000;
+/** A safety net only: every change that matters invalidates at once; an entry is re-read after this anyway. */
+export const SESSION_CACHE_TTL_MS = 30_000;
+
+export type CachedSession =
+  | { kind: 'admin'; token: SessionTokenEntity; principal: AdminUserEntity }
+  | { kind: 'manage'; token: SessionTokenEntity; principal: OperatorEntity };
+
+type Entry = CachedSession & { until: number };
+
+/** What one instance tells the others (Redis channel `<REDIS_PREFIX>:session-invalidate`). */
+type Message = { o: string } & ({ t: number } | { k: TokenKind; p: number });
+
+/**
+ * The resolved sessions of signed-in calls (token hash → token row and principal), so a request does
+ * not read its token and its user again. Bounded in size (LRU) and age (SESSION_CACHE_TTL_MS), and
+ * invalidated at once by everything that ends a session or changes its principal: logout and revoke
+ * (tokenChanged), a password change, deactivation, rights or any update of the admin user or operator,
+ * the subject switcher (principalChanged). With REDIS_URL each invalidation is also published on a
+ * Redis channel and every instance drops the same entries; the message reaches the other instances
+ * before the answer of the change leaves this one. If Redis is away, the other instances fall back to
+ * the TTL (and drop everything when their subscription comes back, since messages may have been lost).
+ */
+@Injectable()
+export class SessionCache implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('SessionCache');
+  private readonly entries = new Map<string, Entry>();
+  /** Bumped by every invalidation: a read that began before one does not store what it read. */
+  private generation = 0;
+  private readonly origin = randomUUID();
+  private publisher?: Redis;
+  private subscriber?: Redis;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The generation to hand back to `put` after reading the database. */
+  get version(): number {
+    return this.generation;
+  }
+
+  get(tokenHash: string): CachedSession | undefined {
+    const entry = this.entries.get(tokenHash);
+    if (!entry) return undefined;
+    if (entry.until <= Date.now()) {
+      this.entries.delete(tokenHash);
+      return undefined;
+    }
+    // most recently used last: Map keeps insertion order
+    this.entries.delete(tokenHash);
+    this.entries.set(tokenHash, entry);
+    return entry;
+  }
+
+  /** Stores a session read from the database, unless something was invalidated since the read began. */
+  put(tokenHash: string, session: CachedSession, version: number): void {
+    if (version !== this.generation) return;
+    this.entries.delete(tokenHash);
+    while (this.entries.size >= SESSION_CACHE_MAX) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+    this.entries.set(tokenHash, { ...session, until: Date.now() + SESSION_CACHE_TTL_MS });
+  }
+
+  /** A token was revoked or changed (logout, subject switch): drop it here and on every instance. */
+  async tokenChanged(tokenId: number): Promise<void> {
+    this.dropToken(tokenId);
+    await this.publish({ o: this.origin, t: tokenId });
+  }
+
+  /** A principal changed (rights, password, active, any field) or lost its sessions: drop all of its sessions. */
+  async principalChanged(kind: TokenKind, principalId: number): Promise<void> {
+    this.dropPrincipal(kind, principalId);
+    await this.publish({ o: this.origin, k: kind, p: principalId });
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  private dropToken(tokenId: number): void {
+    this.generation++;
+    for (const [hash, entry] of this.entries) if (entry.token.id === tokenId) this.entries.delete(hash);
+  }
+
+  private dropPrincipal(kind: TokenKind, principalId: number): void {
+    this.generation++;
+    for (const [hash, entry] of this.entries)
+      if (entry.kind === kind && entry.token.principalId === principalId) this.entries.delete(hash);
+  }
+
+  // ---- across instances ----
+
+  private get channel(): string {
+    return `${this.config.redisPrefix}:session-invalidate`;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const url = this.config.redisUrl;
+    if (!url) return;
+    // fails at once while disconnected (no offline queue): the change is on record, the TTL covers the rest
+    this.publisher = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+    this.subscriber = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
+    this.publisher.on('error', (err) => this.logger.warn(`Redis (session publisher): ${err.message}`));
+    this.subscriber.on('error', (err) => this.logger.warn(`Redis (session subscriber): ${err.message}`));
+    let connected = false;
+    this.subscriber.on('ready', () => {
+      // after a reconnection messages may have been missed: start empty
+      if (connected) this.clear();
+      connected = true;
+    });
+    this.subscriber.on('message', (channel: string, text: string) => {
+      if (channel === this.channel) this.receive(text);
+    });
+    try {
+      await Promise.all([this.publisher.connect(), this.subscriber.connect()]);
+      await this.subscriber.subscribe(this.channel);
+    } catch (err) {
+      this.logger.warn(`Redis unreachable, sessions are invalidated on this instance only: ${(err as Error).message}`);
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.publisher?.disconnect();
+    this.subscriber?.disconnect();
+  }
+
+  private receive(text: string): void {
+    let message: Message;
+    try {
+      message = JSON.parse(text) as Message;
+    } catch {
+      return;
+    }
+    if (message.o === this.origin) return;
+    if ('t' in message && typeof message.t === 'number') this.dropToken(message.t);
+    else if ('k' in message && typeof message.p === 'number') this.dropPrincipal(message.k, message.p);
+  }
+
+  private async publish(message: Message): Promise<void> {
+    if (!this.publisher) return;
+    try {
+      await this.publisher.publish(this.channel, JSON.stringify(message));
+    } catch (err) {
+      this.logger.warn(
+        `Session invalidation not published (other instances drop it within 30 s): ${(err as Error).message}`,
+      );
+    }
+  }
+}
