@@ -1,4 +1,5 @@
 export * from './constants.js';
+export * from './dashboard.js';
 export * from './dto.js';
 export * from './errors.js';
 export * from './extension.js';

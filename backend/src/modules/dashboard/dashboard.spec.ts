@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ml, seedPeople } from '../../testing/mail.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
+import { AccreditationEntity, AccreditationGroupEntity } from '../accreditation/accreditation.entity.js';
 import { MailQueueEntity, type MailStatus } from '../mail/mail-queue.entity.js';
 
 describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)', () => {
@@ -35,6 +36,10 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
     const res = await get(admin);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
+      accreditationChartData: [],
+      accreditationByActionChartData: [],
+      actionPieChartData: [],
+      listOfAccreditation: [],
       basicData: {
         actionCount: 0,
         webChannelCount: 0,
@@ -89,5 +94,52 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
       webChannelCount: 1,
       userCount: 0,
     });
+  });
+
+  it('charts: per day, action and source; by action; the pie in percent to 2 decimals; the latest registrations', async () => {
+    const body = { dateFrom: '2027-06-10T08:00', dateTo: '2027-06-10T18:00' };
+    const a = (await post('action', { name: ml('Alpha'), ...body })).body.data;
+    const b = (await post('action', { name: ml('Beta'), ...body })).body.data;
+    const group = (await post('groups', { name: 'Crew', actionId: a.id })).body.data;
+    const ids = await seedPeople(t, subjectId, a.id, [
+      { firstname: 'A1', lastname: 'X', email: 'a1@example.com' },
+      { firstname: 'A2', lastname: 'X', email: 'a2@example.com' },
+    ]);
+    const [b1] = await seedPeople(t, subjectId, b.id, [{ firstname: 'B1', lastname: 'Y', email: 'b1@example.com' }]);
+    const repo = t.ds.getRepository(AccreditationEntity);
+    await repo.update({ id: ids[0] }, { createdAt: new Date('2027-01-01T10:00:00Z'), source: 'web' });
+    await repo.update({ id: ids[1] }, { createdAt: new Date('2027-01-02T23:30:00Z') });
+    await repo.update({ id: b1 }, { createdAt: new Date('2027-01-02T08:00:00Z') });
+    await t.ds.getRepository(AccreditationGroupEntity).insert({ accreditationId: ids[1], groupId: group.id });
+
+    const data = (await get(admin)).body.data;
+    const mine = (rows: { actionId: number }[]) => rows.filter((r) => r.actionId === a.id || r.actionId === b.id);
+    expect(mine(data.accreditationChartData)).toEqual([
+      { date: '2027-01-01', actionId: a.id, source: 'web', count: 1 },
+      { date: '2027-01-02', actionId: a.id, source: 'admin', count: 1 },
+      { date: '2027-01-02', actionId: b.id, source: 'admin', count: 1 },
+    ]);
+    expect(mine(data.accreditationByActionChartData)).toEqual([
+      { date: '2027-01-01', actionId: a.id, count: 1 },
+      { date: '2027-01-02', actionId: a.id, count: 1 },
+      { date: '2027-01-02', actionId: b.id, count: 1 },
+    ]);
+    const total = data.actionPieChartData.reduce((n: number, r: { count: number }) => n + r.count, 0);
+    const alpha = data.actionPieChartData.find((r: { actionId: number }) => r.actionId === a.id);
+    expect(alpha).toMatchObject({ name: ml('Alpha'), count: 2 });
+    expect(alpha.percent).toBe(Math.round((2 / total) * 10_000) / 100);
+    expect(data.listOfAccreditation[0]).toMatchObject({
+      id: b1,
+      actionId: b.id,
+      actionName: ml('Beta'),
+      firstname: 'B1',
+      lastname: 'Y',
+      groupName: null,
+      image: null,
+    });
+    expect(data.listOfAccreditation[1]).toMatchObject({ id: ids[1], groupName: 'Crew' });
+    expect(data.listOfAccreditation.length).toBeLessThanOrEqual(10);
+    // nothing of another subject
+    expect((await get(stranger)).body.data.listOfAccreditation).toEqual([]);
   });
 });
