@@ -6,7 +6,7 @@ import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
-export async function startBench(db) {
+export async function startBench(db, { webDist } = {}) {
   // BENCH_BACKEND_DIST: another build of the backend (e.g. one of your own beside a shared tree's)
   const dist = path.resolve(process.env.BENCH_BACKEND_DIST ?? `${root}/backend/dist`);
   const { createApp } = await import(`${dist}/app.factory.js`);
@@ -20,7 +20,7 @@ export async function startBench(db) {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
     PASSWORD_HASH_COST: '10',
-    WEB_DIST: path.join(dataDir, 'none'),
+    WEB_DIST: webDist ?? path.join(dataDir, 'none'),
     ...(db === 'mariadb' ? { DATABASE_URL: `${mariadb}/${dbName}` } : {}),
   });
   const app = await createApp(config);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../api/storage';
 import { renderRoutes, t } from '../testing/render';
 import { i18n } from './i18n';
-import { appRoutes } from './router';
+import { appRoutes } from './all-routes';
 import { mockAdminApi } from '../testing/mock-api';
 
 const subject = { id: 1, name: 'Demo', key: 'demo', multiLanguage: true, extensions: [], timeZone: 'Europe/Prague' };

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../api/storage';
-import { appRoutes } from '../../app/router';
+import { appRoutes } from '../../app/all-routes';
 import { jsonResponse, renderRoutes, t } from '../../testing/render';
 
 const operator = { token: 'm-tok', operator: { id: 1, email: 'op@example.com', name: 'Operator' } };
