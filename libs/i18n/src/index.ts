@@ -90,6 +90,10 @@ import preview_cs from './locales/preview/cs.json' with { type: 'json' };
 import preview_sk from './locales/preview/sk.json' with { type: 'json' };
 import preview_en from './locales/preview/en.json' with { type: 'json' };
 import preview_de from './locales/preview/de.json' with { type: 'json' };
+import dashboard_cs from './locales/dashboard/cs.json' with { type: 'json' };
+import dashboard_sk from './locales/dashboard/sk.json' with { type: 'json' };
+import dashboard_en from './locales/dashboard/en.json' with { type: 'json' };
+import dashboard_de from './locales/dashboard/de.json' with { type: 'json' };
 
 /** One message catalogue per language (spec §1); Czech is the fallback for every missing key. */
 export const LANGUAGES = ['cs', 'sk', 'en', 'de'] as const;
@@ -123,6 +127,7 @@ const AREAS: Record<Language, object[]> = {
     gate_cs,
     extension_screens_cs,
     preview_cs,
+    dashboard_cs,
   ],
   sk: [
     action_sk,
@@ -147,6 +152,7 @@ const AREAS: Record<Language, object[]> = {
     gate_sk,
     extension_screens_sk,
     preview_sk,
+    dashboard_sk,
   ],
   en: [
     action_en,
@@ -171,6 +177,7 @@ const AREAS: Record<Language, object[]> = {
     gate_en,
     extension_screens_en,
     preview_en,
+    dashboard_en,
   ],
   de: [
     action_de,
@@ -195,6 +202,7 @@ const AREAS: Record<Language, object[]> = {
     gate_de,
     extension_screens_de,
     preview_de,
+    dashboard_de,
   ],
 };
 

@@ -4,9 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../../api/admin';
 import { useAdminSession } from '../../app/admin-session';
+import { DashboardInsights } from './dashboard-insights';
 import { DashboardTiles } from './dashboard-tiles';
 
-/** `/` (spec §2 Dashboard): the welcome and the count tiles; without the right, the no-rights view. */
+/** `/` (spec §2 Dashboard): the welcome, the count tiles, the charts and the latest registrations; without the right, the no-rights view. */
 export function DashboardPage() {
   const { t } = useTranslation();
   const session = useAdminSession();
@@ -24,6 +25,7 @@ export function DashboardPage() {
         <Stack gap="lg">
           <Text size="lg">{t('dashboard.welcome', { name: name || session.subject.name })}</Text>
           <DashboardTiles />
+          <DashboardInsights />
         </Stack>
       ) : (
         <Alert color="yellow" role="status">
