@@ -72,7 +72,7 @@ test.describe
       await page.goto('/accreditation');
       await page.getByRole('row', { name: /Petra/ }).click();
       await page.getByRole('button', { name: 'Options' }).click();
-      await page.getByRole('menuitem', { name: 'Print' }).click();
+      await page.getByRole('menuitem', { name: 'Print', exact: true }).click();
       // the badges go into a sandboxed frame of the page that prints itself (issue 10 item 3)
       await expect(page.locator('iframe[data-accredo-print]')).toHaveAttribute('data-printed', 'true');
       const badge = page.frameLocator('iframe[data-accredo-print]');

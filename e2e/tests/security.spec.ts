@@ -84,7 +84,7 @@ test.describe
       const title = await page.title();
       await page.getByRole('row', { name: /Greta/ }).click();
       await page.getByRole('button', { name: 'Options' }).click();
-      await page.getByRole('menuitem', { name: 'Print' }).click();
+      await page.getByRole('menuitem', { name: 'Print', exact: true }).click();
 
       const frameElement = page.locator('iframe[data-accredo-print]');
       // the frame's own print trigger (a file of this origin) ran and printed
