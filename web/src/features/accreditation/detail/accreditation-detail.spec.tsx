@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { Outlet, type RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActionDto } from '../../../api/action';
@@ -161,6 +161,23 @@ describe('accreditation form', () => {
       imageId: null,
     });
     expect(await screen.findByDisplayValue('ABC123')).toBeInTheDocument();
+  });
+
+  it("links the person's preview page (valid badge code, new tab) only when the action has smartBc", async () => {
+    mockAdminApi({ ...common, 'GET user/7/55': accreditation() });
+    renderWithSession(routes, '/accreditation/detail/55');
+    await screen.findByDisplayValue('jana@example.com');
+    expect(screen.queryByRole('link', { name: t('preview.open') })).not.toBeInTheDocument();
+    cleanup();
+    mockAdminApi({
+      ...common,
+      'GET action/7': { ...action, smartBc: true },
+      'GET user/7/55': accreditation({ badgeCode: 'ABC123-2' }),
+    });
+    renderWithSession(routes, '/accreditation/detail/55');
+    const link = await screen.findByRole('link', { name: t('preview.open') });
+    expect(link).toHaveAttribute('href', '/preview/demo/cid/ABC123-2');
+    expect(link).toHaveAttribute('target', '_blank');
   });
 
   it('shows EMAIL_EXIST on the e-mail field', async () => {

@@ -1,6 +1,7 @@
 import { hasRight } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Checkbox, Group, SimpleGrid, Stack, Tabs, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, SimpleGrid, Stack, Tabs, TextInput, Title } from '@mantine/core';
+import { IconExternalLink } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
@@ -43,6 +44,7 @@ import {
   fieldDefs,
   PHONE_INVALID,
 } from './form-values';
+import { previewPath } from '../../preview/preview-api';
 import { PhotoField } from './photo-field';
 
 export type AccreditationFormMode = 'create' | 'detail' | 'check';
@@ -289,7 +291,21 @@ function AccreditationForm({
 
   return (
     <ReadOnlyProvider value={viewOnly}>
-      <PageHeader title={title} />
+      <PageHeader title={title}>
+        {/* spec §2: the person's preview page, in a new tab, only with smartBc and for holders of the right */}
+        {!isCreate && action.smartBc && hasRight(session, 'user', 'goToPreview') && (
+          <Button
+            component="a"
+            href={previewPath(session.subject.key, accreditation.badgeCode ?? accreditation.bc)}
+            target="_blank"
+            rel="noopener noreferrer"
+            variant="default"
+            leftSection={<IconExternalLink size={16} />}
+          >
+            {t('preview.open')}
+          </Button>
+        )}
+      </PageHeader>
       {mode !== 'create' && (
         <Title order={2} size="h6" c="dimmed" mb="sm">
           {localized(action.name, language)}
