@@ -51,7 +51,7 @@ describe.skipIf(skip)('session cache across instances (REDIS_URL)', () => {
   /** GET on the second instance: the status, or the status and error code. */
   async function onSecond(path: string, token: string) {
     const res = await fetch(`${secondUrl}/api/admin/v1/${path}`, { headers: { authorization: token } });
-    const body = await res.json();
+    const body = (await res.json()) as { error?: { code: string } };
     return res.status === 200 ? 200 : [res.status, body.error?.code];
   }
 
@@ -78,5 +78,18 @@ describe.skipIf(skip)('session cache across instances (REDIS_URL)', () => {
     expect(await onSecond('actual', token)).toBe(200);
     expect((await put({ active: false })).status).toBe(200);
     expect(await onSecond('actual', token)).toEqual([401, 'TOKEN_INVALID']);
+  });
+
+  it("shows a subject's change made on one instance in the other's next session answer", async () => {
+    const own = await createSubject(t, { name: 'Before' });
+    const token = await loginAs(t, await createAdminUser(t, own, { superuser: true }));
+    const name = async () => {
+      const res = await fetch(`${secondUrl}/api/admin/v1/authorization`, { headers: { authorization: token } });
+      return ((await res.json()) as { data: { subject: { name: string } } }).data.subject.name;
+    };
+    expect(await name()).toBe('Before');
+    const body = { name: 'After', multiLanguage: false, timeZone: 'Europe/Prague' };
+    expect((await t.api('PUT', '/api/admin/v1/subject', { token, body })).status).toBe(200);
+    expect(await name()).toBe('After');
   });
 });

@@ -6,6 +6,7 @@ import {
   Logger,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import type { SubjectSummary } from '@accredo/domain';
 import { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import type { AdminUserEntity } from '../admin-user/admin-user.entity.js';
@@ -24,14 +25,15 @@ export type CachedSession =
 type Entry = CachedSession & { until: number };
 
 /** What one instance tells the others (Redis channel `<REDIS_PREFIX>:session-invalidate`). */
-type Message = { o: string } & ({ t: number } | { k: TokenKind; p: number });
+type Message = { o: string } & ({ t: number } | { k: TokenKind; p: number } | { s: number });
 
 /**
  * The resolved sessions of signed-in calls (token hash → token row and principal), so a request does
  * not read its token and its user again. Bounded in size (LRU) and age (SESSION_CACHE_TTL_MS), and
  * invalidated at once by everything that ends a session or changes its principal: logout and revoke
  * (tokenChanged), a password change, deactivation, rights or any update of the admin user or operator,
- * the subject switcher (principalChanged). With REDIS_URL each invalidation is also published on a
+ * the subject switcher (principalChanged). It also keeps the subject summaries those answers carry
+ * (subjectChanged on every update of a subject). With REDIS_URL each invalidation is also published on a
  * Redis channel and every instance drops the same entries; the message reaches the other instances
  * before the answer of the change leaves this one. If Redis is away, the other instances fall back to
  * the TTL (and drop everything when their subscription comes back, since messages may have been lost).
@@ -40,6 +42,8 @@ type Message = { o: string } & ({ t: number } | { k: TokenKind; p: number });
 export class SessionCache implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('SessionCache');
   private readonly entries = new Map<string, Entry>();
+  /** The subject summaries that session answers carry (GET authorization), by subject id. */
+  private readonly subjects = new Map<number, { summary: SubjectSummary; until: number }>();
   /** Bumped by every invalidation: a read that began before one does not store what it read. */
   private generation = 0;
   private readonly origin = randomUUID();
@@ -81,6 +85,26 @@ export class SessionCache implements OnApplicationBootstrap, BeforeApplicationSh
     this.entries.set(tokenHash, { ...session, until: Date.now() + SESSION_CACHE_TTL_MS });
   }
 
+  /** The cached summary of a subject (name, key, languages, extensions, time zone). */
+  subject(subjectId: number): SubjectSummary | undefined {
+    const entry = this.subjects.get(subjectId);
+    if (entry && entry.until > Date.now()) return entry.summary;
+    this.subjects.delete(subjectId);
+    return undefined;
+  }
+
+  putSubject(summary: SubjectSummary, version: number): void {
+    if (version !== this.generation) return;
+    if (this.subjects.size >= SESSION_CACHE_MAX) this.subjects.clear();
+    this.subjects.set(summary.id, { summary, until: Date.now() + SESSION_CACHE_TTL_MS });
+  }
+
+  /** A subject's row changed: its summary is read again, here and on every instance. */
+  async subjectChanged(subjectId: number): Promise<void> {
+    this.dropSubject(subjectId);
+    await this.publish({ o: this.origin, s: subjectId });
+  }
+
   /** A token was revoked or changed (logout, subject switch): drop it here and on every instance. */
   async tokenChanged(tokenId: number): Promise<void> {
     this.dropToken(tokenId);
@@ -96,6 +120,12 @@ export class SessionCache implements OnApplicationBootstrap, BeforeApplicationSh
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.subjects.clear();
+  }
+
+  private dropSubject(subjectId: number): void {
+    this.generation++;
+    this.subjects.delete(subjectId);
   }
 
   private dropToken(tokenId: number): void {
@@ -155,6 +185,7 @@ export class SessionCache implements OnApplicationBootstrap, BeforeApplicationSh
     if (message.o === this.origin) return;
     if ('t' in message && typeof message.t === 'number') this.dropToken(message.t);
     else if ('k' in message && typeof message.p === 'number') this.dropPrincipal(message.k, message.p);
+    else if ('s' in message && typeof message.s === 'number') this.dropSubject(message.s);
   }
 
   private async publish(message: Message): Promise<void> {

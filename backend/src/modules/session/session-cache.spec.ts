@@ -137,6 +137,24 @@ describe('session cache on the request path', () => {
     expect(await status(manage('GET', 'admin-user'))).toEqual([401, 'TOKEN_INVALID']);
   });
 
+  it('shows a change of the subject (own or through the manage module) in the next session answer', async () => {
+    const own = await createSubject(t, { name: 'Before' });
+    const token = await loginAs(t, await createAdminUser(t, own, { superuser: true }));
+    expect((await admin(t, 'GET', 'authorization', token)).body.data.subject.name).toBe('Before');
+    const body = { name: 'After', multiLanguage: true, timeZone: 'Europe/Bratislava' };
+    expect(await status(admin(t, 'PUT', 'subject', token, body))).toBe(200);
+    expect((await admin(t, 'GET', 'authorization', token)).body.data.subject).toMatchObject(body);
+
+    const operator = await operatorToken(t);
+    const manage = { name: 'Managed', key: own.key, pathToFiles: own.pathToFiles, extensions: [1] };
+    const res = await t.api('PUT', `/api/manage/v1/subject/${own.id}`, { manageToken: operator, body: manage });
+    expect(res.status).toBe(200);
+    expect((await admin(t, 'GET', 'authorization', token)).body.data.subject).toMatchObject({
+      name: 'Managed',
+      extensions: [1],
+    });
+  });
+
   it('refuses a token that expires while cached, with TOKEN_EXPIRED, and deletes it', async () => {
     const { token } = await warm();
     const tokens = t.app.get(TokenService);

@@ -1,4 +1,11 @@
-import type { LoginInput, RenewPasswordInput, Session, SubjectSummary, VerifyAccountInput } from '@accredo/domain';
+import type {
+  LoginInput,
+  RenewPasswordInput,
+  Rights,
+  Session,
+  SubjectSummary,
+  VerifyAccountInput,
+} from '@accredo/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
@@ -20,6 +27,8 @@ export const forgotLimits = (login: string, ip: string): Limit[] => [
   { key: `admin:forgot:${ip}`, max: 20, windowMs: WINDOW },
   { key: `admin:forgot-account:${login}`, max: 5, windowMs: 4 * WINDOW },
 ];
+
+const rightsOf = new WeakMap<AdminUserEntity, Rights>();
 
 /** Sign-in, sessions and the e-mailed account links of the admin application (spec §7 Session). */
 @Injectable()
@@ -50,16 +59,20 @@ export class SessionService {
     return this.session(user, raw, row.subjectId ?? user.subjectId);
   }
 
+  /** The session answer (login, GET authorization, subject switch): rights and subject come from memory when cached. */
   async session(user: AdminUserEntity, token: string, subjectId: number): Promise<Session> {
-    const subject = await this.subjects.findOneBy({ id: subjectId });
+    const subject = await this.tokens.subjectSummary(subjectId, async (id) => {
+      const row = await this.subjects.findOneBy({ id });
+      return row ? toSubjectSummary(row) : undefined;
+    });
     if (!subject) throw new AppError('TOKEN_INVALID');
-    return {
-      token,
-      rights: effectiveRights(user),
-      superuser: user.superuser,
-      manageuser: user.manageuser,
-      subject: toSubjectSummary(subject),
-    };
+    // a cached session hands the same user object to every request: its rights are computed once
+    let rights = rightsOf.get(user);
+    if (!rights) {
+      rights = effectiveRights(user);
+      rightsOf.set(user, rights);
+    }
+    return { token, rights, superuser: user.superuser, manageuser: user.manageuser, subject };
   }
 
   async logout(auth: AdminAuth): Promise<void> {

@@ -1,3 +1,4 @@
+import type { SubjectSummary } from '@accredo/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, type Repository } from 'typeorm';
@@ -118,6 +119,24 @@ export class TokenService {
    */
   async principalChanged(kind: 'admin' | 'manage', principalId: number): Promise<void> {
     await this.cache.principalChanged(kind, principalId);
+  }
+
+  /** A subject's row changed (name, languages, extensions, time zone): session answers read it again. */
+  async subjectChanged(subjectId: number): Promise<void> {
+    await this.cache.subjectChanged(subjectId);
+  }
+
+  /** The subject summary of session answers, from the cache when it holds it (undefined: no such subject). */
+  async subjectSummary(
+    subjectId: number,
+    load: (id: number) => Promise<SubjectSummary | undefined>,
+  ): Promise<SubjectSummary | undefined> {
+    const hit = this.cache.subject(subjectId);
+    if (hit) return hit;
+    const version = this.cache.version;
+    const summary = await load(subjectId);
+    if (summary) this.cache.putSubject(summary, version);
+    return summary;
   }
 
   private async resolveHash(kind: TokenKind, tokenHash: string): Promise<SessionTokenEntity> {

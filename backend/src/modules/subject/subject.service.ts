@@ -8,6 +8,7 @@ import { AppError } from '../../common/app-error.js';
 import { randomCode } from '../../common/crypto.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { currentSubjectId } from '../../database/tenant.js';
+import { TokenService } from '../session/token.service.js';
 import { toSubject } from './subject.dto.js';
 import { SubjectEntity } from './subject.entity.js';
 
@@ -22,6 +23,7 @@ export class SubjectService {
   constructor(
     @InjectRepository(SubjectEntity) private readonly repo: Repository<SubjectEntity>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly tokens: TokenService,
   ) {}
 
   // ---- admin application: the current subject ----
@@ -35,7 +37,10 @@ export class SubjectService {
     row.name = input.name;
     row.multiLanguage = input.multiLanguage;
     row.timeZone = input.timeZone;
-    return toSubject(await this.repo.save(row));
+    const saved = await this.repo.save(row);
+    // the session answers (GET authorization) carry the subject's summary
+    await this.tokens.subjectChanged(saved.id);
+    return toSubject(saved);
   }
 
   // ---- manage module ----
@@ -78,7 +83,9 @@ export class SubjectService {
       timeZone: input.timeZone,
       extensions: input.extensions,
     });
-    return toSubject(await this.saveUnique(row));
+    const saved = await this.saveUnique(row);
+    await this.tokens.subjectChanged(saved.id);
+    return toSubject(saved);
   }
 
   /** The subject's own folder of files: DATA_DIR/files/<pathToFiles>. */
