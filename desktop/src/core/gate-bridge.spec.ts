@@ -370,9 +370,13 @@ describe('pairing through the station', () => {
     expect(JSON.parse(fs.readFileSync(path.join(s.dir, 'pairing.json'), 'utf8')).token).toBeNull();
     expect((await s.api('POST', '/api/device/v1/scan', { code: 'OK1', nonce: 'x' })).status).toBe(401);
 
+    // the screen's Unpair button: the server revokes the station's own token first (no code)
     await s.api('POST', '/api/device/v1/pair', pairBody);
-    expect((await s.api('POST', '/api/station/v1/forget')).status).toBe(200);
+    const forgot = await s.api('POST', '/api/station/v1/forget');
+    expect(forgot).toEqual({ status: 200, body: { data: { unpaired: true, revoked: true } } });
+    expect(remote.seen.findLast((call) => call.path === 'unpair')).toMatchObject({ body: {} });
     expect((await s.api('GET', '/api/station/v1/status')).body.data.paired).toBe(false);
+    expect((await s.api('POST', '/api/station/v1/forget')).body).toEqual({ data: { unpaired: true } });
 
     await s.api('POST', '/api/device/v1/pair', pairBody);
     await s.stop();

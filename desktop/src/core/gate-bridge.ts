@@ -255,7 +255,26 @@ export class GateBridge {
     return { unpaired: true };
   }
 
-  /** Drops the pairing here only (the screen's "unpair" button; the server keeps the device). */
+  /**
+   * The screen's Unpair button: the server revokes this station's own token (POST unpair without a
+   * code), then the station forgets it. When the server cannot be reached the pairing is forgotten
+   * here anyway (the token is on this disk only, and it is deleted with the pairing).
+   */
+  async unpairSelf(): Promise<{ unpaired: boolean; revoked: boolean }> {
+    const { server, token } = this.#paired();
+    let revoked = true;
+    try {
+      await this.#forward(server, token, 'POST', 'unpair', {});
+    } catch (error) {
+      // 401: the server no longer knows the token (already revoked); anything else: not reachable now
+      revoked = error instanceof BridgeError && error.status === 401;
+      if (!revoked) this.#log(`unpair: the server could not revoke the token (${String(error)}); forgotten here`);
+    }
+    await this.forget();
+    return { unpaired: true, revoked };
+  }
+
+  /** Drops the pairing here only (after the server revoked it, or when it refused the token). */
   async forget(): Promise<void> {
     const gate = this.#gate;
     this.#gate = null;

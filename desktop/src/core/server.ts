@@ -129,8 +129,8 @@ export async function startServer(station: Station, options: StationServerOption
     }
     if (bridge && path === '/api/station/v1/forget') {
       if (!only('POST')) return;
-      await bridge.forget();
-      send(response, 200, { data: { unpaired: true } });
+      // the server revokes the station's token first; a pairing never made is simply nothing to forget
+      send(response, 200, { data: bridge.status().paired ? await bridge.unpairSelf() : { unpaired: true } });
       return;
     }
     if (bridge && path.startsWith('/api/device/v1/')) {

@@ -248,7 +248,7 @@ export function GateScreen({ onUnpaired, network, station }: GateScreenProps) {
    * The Unpair button: the server revokes this gate's token first (a token only forgotten here
    * would still work for whoever copied it). A token the server no longer knows is unpaired anyway;
    * when the server cannot be reached the operator may forget the pairing here only. At a station
-   * the station holds the pairing and forgets it (GatePage).
+   * the station revokes its own token on the server and forgets it (GatePage → POST /api/station/v1/forget).
    */
   const unpair = async (localOnly = false) => {
     if (!station && !localOnly) {
