@@ -67,9 +67,26 @@ function LiveAction({ actionId }: { actionId: number }) {
               </Table.Tbody>
             </Table>
           )}
-          <Text size="xs" c="dimmed" mt="xs">
-            {t('device.live.parkingLater')}
-          </Text>
+          {view.parking.length > 0 && (
+            <Table aria-label={t('device.live.carParks')} mt="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('device.live.carPark')}</Table.Th>
+                  <Table.Th>{t('device.live.insideCount')}</Table.Th>
+                  <Table.Th>{t('device.live.capacity')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {view.parking.map((p) => (
+                  <Table.Tr key={p.areaId}>
+                    <Table.Td>{p.name}</Table.Td>
+                    <Table.Td fw={700}>{p.inside}</Table.Td>
+                    <Table.Td>{p.capacity ?? t('device.live.unlimited')}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
         </Paper>
         <Paper withBorder p="md" component="section" aria-labelledby="live-hours">
           <Title order={2} size="h5" id="live-hours" mb="xs">

@@ -143,7 +143,10 @@ describe('live view', () => {
           hours: Array.from({ length: 24 }, (_, hour) => ({ hour, entries: hour === 9 ? 6 : 0, exits: 0 })),
           scans: { total: 9, allowed: 7, refused: 2 },
           refusals: [{ reason: 'NO_GROUP', count: 2, message: 'The accreditation has no group' }],
-          parking: [],
+          parking: [
+            { areaId: 5, name: 'P1', inside: 7, capacity: 10 },
+            { areaId: 6, name: 'Staff', inside: 2, capacity: null },
+          ],
         };
       },
     });
@@ -157,6 +160,11 @@ describe('live view', () => {
     expect(within(hours).getByRole('row', { name: /09:00\s*6/ })).toBeInTheDocument();
     const refusals = screen.getByRole('table', { name: t('device.live.refusals') });
     expect(within(refusals).getByRole('row', { name: /The accreditation has no group\s*2/ })).toBeInTheDocument();
+    const parks = screen.getByRole('table', { name: t('device.live.carParks') });
+    expect(within(parks).getByRole('row', { name: /P1\s*7\s*10/ })).toBeInTheDocument();
+    expect(
+      within(parks).getByRole('row', { name: new RegExp(`Staff\\s*2\\s*${t('device.live.unlimited')}`) }),
+    ).toBeInTheDocument();
     expect(LIVE_REFRESH_MS).toBeLessThanOrEqual(10_000);
     // the next read (refetchInterval) updates the numbers
     expect(reads).toBe(1);
