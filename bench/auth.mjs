@@ -1,0 +1,177 @@
+// Benchmark (issue 16): the request path of a cheap signed-in call, GET api/admin/v1/authorization,
+// next to a bare Fastify hello-world in the same run. The client is a child process (its own core,
+// one keep-alive agent, --concurrency requests in flight); the two servers are measured in
+// interleaved rounds (bare, app, app, bare, ...) and the medians of the rounds are printed: req/s,
+// p50/p99 latency, the server process's CPU per request, the ratio app/bare, and the SQL statements
+// one call runs (counted on the driver's query runners over 100 sequential calls).
+//
+//   node bench/auth.mjs [--db sqlite|mariadb] [--rounds 7] [--requests 5000] [--concurrency 50]
+// (build first: npm run build; BENCH_BACKEND_DIST=<dir> measures another build, e.g. the one before
+// a change). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
+import { fork } from 'node:child_process';
+import http from 'node:http';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+/** The client: `total` GETs, `concurrency` in flight, one keep-alive agent. */
+async function load({ url, total, concurrency, headers }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const target = new URL(url);
+  const latencies = [];
+  let next = 0;
+  let failed = 0;
+  const one = () =>
+    new Promise((resolve) => {
+      const t0 = performance.now();
+      const req = http.request(
+        { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'GET', headers },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - t0);
+            if (res.statusCode !== 200) failed++;
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        failed++;
+        resolve();
+      });
+      req.end();
+    });
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next++;
+        await one();
+      }
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
+  return { perSecond: Math.round(total / seconds), p50: q(0.5), p99: q(0.99), failed, seconds };
+}
+
+if (process.argv[2] === '--client') {
+  // one child serves every round: measurements arrive as messages, 'exit' ends it
+  process.on('message', async (job) => {
+    if (job === 'exit') process.exit(0);
+    process.send(await load(job));
+  });
+} else {
+  const { values } = parseArgs({
+    options: {
+      db: { type: 'string', default: 'sqlite' },
+      rounds: { type: 'string', default: '7' },
+      requests: { type: 'string', default: '5000' },
+      concurrency: { type: 'string', default: '50' },
+    },
+  });
+  const ROUNDS = Number(values.rounds);
+  const REQUESTS = Number(values.requests);
+  const CONCURRENCY = Number(values.concurrency);
+  const { startBench } = await import('./lib.mjs');
+
+  const child = fork(fileURLToPath(import.meta.url), ['--client']);
+  await new Promise((r) => child.once('spawn', r));
+  /** One measurement by the client, with this process's (the servers') CPU and event-loop time per request. */
+  const measure = (job) =>
+    new Promise((resolve) => {
+      const cpu0 = process.cpuUsage();
+      child.once('message', (result) => {
+        const cpu = process.cpuUsage(cpu0);
+        resolve({ ...result, cpuUs: (cpu.user + cpu.system) / job.total });
+      });
+      child.send(job);
+    });
+
+  const Fastify = (await import('fastify')).default;
+  const bare = Fastify();
+  bare.get('/', async () => ({ hello: 'world' }));
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const bareJob = { url: `http://127.0.0.1:${bare.server.address().port}/`, headers: {} };
+
+  const { ds, base, token, stop } = await startBench(values.db);
+  const authJob = { url: `${base}/authorization`, headers: { authorization: token } };
+
+  // statements per call: every query runner's query() counted over 100 sequential calls
+  let statements = 0;
+  const counted = new WeakSet();
+  const wrap = (runner) => {
+    if (runner && !counted.has(runner)) {
+      counted.add(runner);
+      const query = runner.query.bind(runner);
+      runner.query = (...args) => {
+        statements++;
+        return query(...args);
+      };
+    }
+    return runner;
+  };
+  const createQueryRunner = ds.driver.createQueryRunner.bind(ds.driver);
+  ds.driver.createQueryRunner = (mode) => wrap(createQueryRunner(mode));
+  wrap(ds.driver.queryRunner);
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(authJob.url, { headers: authJob.headers });
+    if (!res.ok) throw new Error(`GET authorization: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  }
+  const perCall = statements / 100;
+
+  // warm-up of both, then interleaved rounds
+  await measure({ ...bareJob, total: 2000, concurrency: CONCURRENCY });
+  await measure({ ...authJob, total: 2000, concurrency: CONCURRENCY });
+  const runs = { bare: [], auth: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 ? ['auth', 'bare'] : ['bare', 'auth'];
+    for (const which of order) {
+      const job = which === 'bare' ? bareJob : authJob;
+      runs[which].push(await measure({ ...job, total: REQUESTS, concurrency: CONCURRENCY }));
+    }
+  }
+  child.send('exit');
+  await bare.close();
+  await stop();
+
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const summary = (list) => ({
+    perSecond: Math.round(median(list.map((x) => x.perSecond))),
+    p50: median(list.map((x) => x.p50)),
+    p99: median(list.map((x) => x.p99)),
+    cpuUs: Math.round(median(list.map((x) => x.cpuUs))),
+    failed: list.reduce((n, x) => n + x.failed, 0),
+    spread: `${Math.min(...list.map((x) => x.perSecond))}–${Math.max(...list.map((x) => x.perSecond))}`,
+  });
+  const b = summary(runs.bare);
+  const a = summary(runs.auth);
+  const f = (x) => x.toFixed(1);
+  const load1 = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+  const build = process.env.BENCH_BACKEND_DIST ? ` (build ${process.env.BENCH_BACKEND_DIST})` : '';
+  console.log(
+    `\n${values.db}${build}: ${ROUNDS} interleaved rounds of ${REQUESTS} GETs, ${CONCURRENCY} in flight, medians; load average ${load1}`,
+  );
+  console.log(
+    '| run | req/s (median) | rounds min–max | p50 ms | p99 ms | server CPU µs/req | failed |\n|---|---|---|---|---|---|---|',
+  );
+  console.log(
+    `| bare Fastify hello-world | ${b.perSecond} | ${b.spread} | ${f(b.p50)} | ${f(b.p99)} | ${b.cpuUs} | ${b.failed} |`,
+  );
+  console.log(
+    `| GET api/admin/v1/authorization | ${a.perSecond} | ${a.spread} | ${f(a.p50)} | ${f(a.p99)} | ${a.cpuUs} | ${a.failed} |`,
+  );
+  const ratio = a.perSecond / b.perSecond;
+  console.log(
+    `ratio authorization/bare: ${ratio.toFixed(3)} by req/s (target ≥ 0.15, p99 < 10 ms: ${ratio >= 0.15 && a.p99 < 10 ? 'met' : 'not met'}); ${f(perCall)} SQL statements per call`,
+  );
+}
