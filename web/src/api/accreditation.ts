@@ -49,4 +49,6 @@ export const accreditationApi = {
   credit: (userId: number) => call<CreditInfo>('GET', `user-credit/${userId}`),
   /** 409 CREDIT_NOT_ENOUGH when removing more than the balance */
   changeCredit: (userId: number, body: CreditChangePayload) => call<CreditInfo>('PUT', `user-credit/${userId}`, body),
+  setUnlimited: (userId: number, isUnlimited: boolean) =>
+    call<CreditInfo>('PUT', `user-credit/${userId}/unlimited`, { isUnlimited }),
 };

@@ -7,6 +7,7 @@ import {
   bulkCopySchema,
   bulkDeleteSchema,
   creditChangeSchema,
+  creditUnlimitedSchema,
   exportSchema,
   importSchema,
 } from '@accredo/domain';
@@ -177,6 +178,12 @@ export class AccreditationController {
     @CurrentAdmin() actor: AdminAuth,
   ) {
     return this.service.changeCredit(id, body, actor);
+  }
+
+  @Put('user-credit/:id/unlimited')
+  @Right('userCreditTransaction', 'updateCredit')
+  setUnlimited(@IdParam() id: number, @ValidBody(creditUnlimitedSchema) body: z.output<typeof creditUnlimitedSchema>) {
+    return this.service.setUnlimited(id, body.isUnlimited);
   }
 
   private ids(body: Bulk): Promise<number[]> {

@@ -642,6 +642,19 @@ export class AccreditationService {
     return this.creditHistory(id);
   }
 
+  /**
+   * Unlimited credit on or off (spec §3 isUnlimited): while on, gates deduct nothing (D13) and the
+   * balance is kept as it is for when it is switched off again.
+   */
+  async setUnlimited(id: number, isUnlimited: boolean) {
+    const row = await this.scoped.get(id);
+    if (!(await this.action(row.actionId)).isCredit)
+      throw AppError.validation([{ path: 'isUnlimited', key: 'accreditation.creditNotEnabled' }]);
+    if (row.isUnlimited !== isUnlimited)
+      await this.ds.getRepository(AccreditationEntity).update({ id }, { isUnlimited, updatedAt: new Date() });
+    return this.creditHistory(id);
+  }
+
   // ---- helpers ----
 
   private async action(id: number): Promise<ActionEntity> {

@@ -33,6 +33,29 @@ describe('PUT user-credit/{id}: the balance stays within what its column holds',
   });
   afterAll(() => t.close());
 
+  it('switches unlimited credit on and off with the credit right; the balance stays as it was', async () => {
+    const before = (await balance()).credit;
+    const on = await t.api('PUT', `/api/admin/v1/user-credit/${person.id}/unlimited`, {
+      token: admin,
+      body: { isUnlimited: true },
+    });
+    expect(on.status).toBe(200);
+    expect(on.body.data).toMatchObject({ isUnlimited: true, credit: before });
+    // a removal while unlimited takes nothing away (D13) but is still written
+    expect((await put({ price: 5, type: 3 })).status).toBe(200);
+    expect((await balance()).credit).toBe(before);
+    const off = await t.api('PUT', `/api/admin/v1/user-credit/${person.id}/unlimited`, {
+      token: admin,
+      body: { isUnlimited: false },
+    });
+    expect(off.body.data).toMatchObject({ isUnlimited: false, credit: before });
+    const bad = await t.api('PUT', `/api/admin/v1/user-credit/${person.id}/unlimited`, {
+      token: admin,
+      body: { isUnlimited: 'yes' },
+    });
+    expect(bad.body.error.details.fields.map((f: { path: string }) => f.path)).toEqual(['isUnlimited']);
+  });
+
   it('refuses any change of credit on an action without credit, and writes nothing', async () => {
     const plain = (
       await t.api('POST', '/api/admin/v1/action', {
@@ -57,6 +80,13 @@ describe('PUT user-credit/{id}: the balance stays within what its column holds',
         [{ path: 'price', key: 'accreditation.creditNotEnabled' }],
       ]);
     }
+    const unlimited = await t.api('PUT', `/api/admin/v1/user-credit/${bob.id}/unlimited`, {
+      token: admin,
+      body: { isUnlimited: true },
+    });
+    expect(unlimited.body.error?.details.fields).toEqual([
+      { path: 'isUnlimited', key: 'accreditation.creditNotEnabled' },
+    ]);
     expect(await t.ds.getRepository(CreditTransactionEntity).countBy({ accreditationId: bob.id })).toBe(0);
   });
 

@@ -147,6 +147,9 @@ export const bulkCopySchema = z
   .refine(notEmptySelection, { error: 'accreditation.chooseUsers', path: ['userId'] });
 
 /** Credit (spec §7 user-credit): 1 add, 3 remove; the amount must be a number above 0. */
+/** PUT user-credit/{id}/unlimited: the person pays nothing at the gates while on (spec §3 isUnlimited). */
+export const creditUnlimitedSchema = z.object({ isUnlimited: z.boolean({ error: REQUIRED }) });
+
 export const creditChangeSchema = z.object({
   price: z.coerce
     .number({ error: 'credit.amountPositive' })

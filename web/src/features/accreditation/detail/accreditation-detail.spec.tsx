@@ -262,15 +262,27 @@ describe('accreditation form', () => {
     expect(screen.getByTestId('credit-balance')).toHaveTextContent('20 Kč');
   });
 
-  it('shows unlimited credit as text', async () => {
-    mockAdminApi({
+  it('shows unlimited credit as text, and switches it off and on', async () => {
+    const { calls } = mockAdminApi({
       ...common,
       'GET user/7/55': accreditation(),
       'GET user-credit/55': { credit: 5, isUnlimited: true, history: [] },
+      'PUT user-credit/55/unlimited': (body: { isUnlimited: boolean }) => ({
+        credit: 5,
+        isUnlimited: body.isUnlimited,
+        history: [],
+      }),
     });
     const { user } = renderWithSession(routes, '/accreditation/detail/55');
     await user.click(await screen.findByRole('tab', { name: t('accreditationDetail.tabCredit') }));
-    expect(await screen.findByTestId('credit-balance')).toHaveTextContent(t('credit.unlimited'));
+    const balance = await screen.findByTestId('credit-balance');
+    expect(balance).toHaveTextContent(t('credit.unlimited'));
+    const toggle = screen.getByRole('switch', { name: new RegExp(`^${t('credit.unlimitedSwitch')}`) });
+    expect(toggle).toBeChecked();
+    await user.click(toggle);
+    await waitFor(() => expect(balance).toHaveTextContent('5 Kč'));
+    expect(calls.find((c) => c.path === 'user-credit/55/unlimited')?.body).toEqual({ isUnlimited: false });
+    expect(screen.getByRole('switch', { name: new RegExp(`^${t('credit.unlimitedSwitch')}`) })).not.toBeChecked();
   });
 
   it('refuses an oversize photo before sending, and clears the stored photo', async () => {

@@ -1,5 +1,5 @@
 import { creditChangeSchema, hasRight } from '@accredo/domain';
-import { Alert, Group, NumberInput, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Group, NumberInput, Paper, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -57,6 +57,15 @@ export function CreditTab({ userId }: { userId: number }) {
     },
   });
 
+  const unlimited = useMutation({
+    mutationFn: (on: boolean) => accreditationApi.setUnlimited(userId, on),
+    onSuccess: (info: CreditInfo) => {
+      queryClient.setQueryData(creditKey(userId), info);
+      notifySuccess('credit.changed');
+    },
+    onError: () => notifyError('credit.changeError'),
+  });
+
   const submit = (type: 1 | 3) => {
     const parsed = creditChangeSchema.safeParse({ price: amount === '' ? undefined : amount, type });
     if (!parsed.success) {
@@ -86,6 +95,16 @@ export function CreditTab({ userId }: { userId: number }) {
         <Text size="xl" fw={700} data-testid="credit-balance">
           {info.isUnlimited ? t('credit.unlimited') : formatCredit(info.credit, i18n.language)}
         </Text>
+        {canChange && (
+          <Switch
+            mt="sm"
+            label={t('credit.unlimitedSwitch')}
+            description={t('credit.unlimitedHint')}
+            checked={info.isUnlimited}
+            disabled={unlimited.isPending}
+            onChange={(event) => unlimited.mutate(event.currentTarget.checked)}
+          />
+        )}
       </Paper>
 
       {canChange && (
