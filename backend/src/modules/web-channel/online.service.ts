@@ -425,9 +425,11 @@ export class OnlineService {
       );
 
       const mailTemplateId = channel.mailTemplateId ?? action.afterMailTemplateId;
+      // The thank-you page says a confirmation mail is on its way only when one was queued.
+      let confirmationMail = false;
       if (mailTemplateId) {
         // The registration stands even if its mail cannot be queued; the admin can send it again.
-        await this.mails
+        confirmationMail = await this.mails
           .queueTemplateMail({
             subjectId: channel.subjectId,
             accreditationIds: [created.id],
@@ -435,11 +437,18 @@ export class OnlineService {
             adminUserId: null,
             note: 'online',
           })
-          .catch((err: unknown) =>
-            this.logger.warn(`after-registration mail of accreditation ${created.id}: ${(err as Error).message}`),
-          );
+          .then(() => true)
+          .catch((err: unknown) => {
+            this.logger.warn(`after-registration mail of accreditation ${created.id}: ${(err as Error).message}`);
+            return false;
+          });
       }
-      return { id: created.id, customId: created.customId, afterAdd: { action: channel.afterAddAction === 2 ? 2 : 1 } };
+      return {
+        id: created.id,
+        customId: created.customId,
+        afterAdd: { action: channel.afterAddAction === 2 ? 2 : 1 },
+        confirmationMail,
+      };
     });
   }
 }

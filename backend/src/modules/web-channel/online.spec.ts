@@ -426,7 +426,12 @@ describe('online registration (spec §7 Online, §4, §5 Online registration, §
       });
       const res = await online('POST', `accreditation/${c.channelKey}`, body);
       expect(res.status).toBe(201);
-      expect(res.body.data).toEqual({ id: expect.any(Number), customId: expect.any(Number), afterAdd: { action: 1 } });
+      expect(res.body.data).toEqual({
+        id: expect.any(Number),
+        customId: expect.any(Number),
+        afterAdd: { action: 1 },
+        confirmationMail: true,
+      });
       const a = (await adminCall('GET', `user/${action.id}/${res.body.data.id}`)).body.data;
       expect(a).toMatchObject({
         email: 'petra.svobodova@example.com',
@@ -461,11 +466,14 @@ describe('online registration (spec §7 Online, §4, §5 Online registration, §
       const c = await newChannel({}, admin, withActionMail.id);
       const res = await online('POST', `accreditation/${c.channelKey}`, visitor({ customField: [] }));
       expect(res.status).toBe(201);
+      expect(res.body.data.confirmationMail).toBe(true);
       expect(await t.ds.getRepository(MailQueueEntity).countBy({ accreditationId: res.body.data.id })).toBe(1);
       const silent = (await adminCall('POST', 'action', { name: ml('Silent') })).body.data;
       const quiet = await newChannel({}, admin, silent.id);
       const second = await online('POST', `accreditation/${quiet.channelKey}`, visitor({ customField: [] }));
       expect(second.status).toBe(201);
+      // Without a template the thank-you page promises no mail.
+      expect(second.body.data.confirmationMail).toBe(false);
       expect(await t.ds.getRepository(MailQueueEntity).countBy({ accreditationId: second.body.data.id })).toBe(0);
     });
 

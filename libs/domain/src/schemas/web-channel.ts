@@ -474,6 +474,8 @@ export interface OnlineRegistrationResult {
   id: number;
   customId: number;
   afterAdd: { action: 1 | 2 };
+  /** a confirmation mail was queued to the visitor (the channel's or the action's after-registration template) */
+  confirmationMail: boolean;
 }
 
 /** A user field's default value (a text typed by the admin) in the field's value shape. */
