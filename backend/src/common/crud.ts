@@ -54,6 +54,25 @@ export abstract class SubjectCrud<E extends Timestamped, Input, Dto> {
     row.updatedAt = new Date();
     return this.one(await this.scoped.save(row));
   }
+
+  /**
+   * Throws the 409 that says what still uses the row (a group with people, a template used by a
+   * group); the default refuses nothing.
+   */
+  protected async refuseDelete(_row: E): Promise<void> {}
+
+  /** DELETE: another subject's id is a 404, a row still in use a 409 naming what uses it. */
+  async remove(id: number): Promise<void> {
+    const row = await this.scoped.get(id);
+    await this.refuseDelete(row);
+    await this.scoped.repo.delete({ id: row.id, subjectId: row.subjectId } as never);
+  }
+}
+
+/** Names for a refusal's details and message: at most 10, then '…'. */
+export function usedBy(names: string[]): { names: string; usedBy: string[] } {
+  const shown = names.slice(0, 10).join(', ');
+  return { names: names.length > 10 ? `${shown}, …` : shown, usedBy: names };
 }
 
 /**

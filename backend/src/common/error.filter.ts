@@ -177,7 +177,8 @@ export class ErrorFilter implements ExceptionFilter {
   toBody(exception: unknown, req: AppRequest): { status: number; body: ErrorBody } {
     const lang = requestLanguage(req);
     const make = (code: ErrorCode, details: Record<string, unknown> = {}) => {
-      const base = translate(lang, ERRORS[code].key);
+      // Details fill the message's placeholders (a refused delete says what still uses the record).
+      const base = translate(lang, ERRORS[code].key, details);
       const message = code === 'VALIDATION_ERROR' ? validationMessage(lang, base, details.fields) : base;
       return { status: ERRORS[code].status, body: { error: { code, message, details } } };
     };

@@ -74,6 +74,14 @@ export const ERRORS = {
   EXTENSION_ITEM_INVALID: { status: 400, key: 'errors.EXTENSION_ITEM_INVALID' },
   PREVIEW_NOT_FOUND: { status: 404, key: 'preview.pageNotFound' },
   PREVIEW_SELECT_CLOSED: { status: 403, key: 'preview.selectClosed' },
+  // Deletes refused because something still uses the record (details name what; the message interpolates them).
+  GROUP_HAS_PEOPLE: { status: 409, key: 'errors.GROUP_HAS_PEOPLE' },
+  ZONE_USED_BY_GROUPS: { status: 409, key: 'errors.ZONE_USED_BY_GROUPS' },
+  CUSTOM_FIELD_USED_BY_ACTIONS: { status: 409, key: 'errors.CUSTOM_FIELD_USED_BY_ACTIONS' },
+  TEMPLATE_IN_USE: { status: 409, key: 'errors.TEMPLATE_IN_USE' },
+  WEB_CHANNEL_HAS_REGISTRATIONS: { status: 409, key: 'errors.WEB_CHANNEL_HAS_REGISTRATIONS' },
+  ADMIN_USER_DELETE_SELF: { status: 409, key: 'errors.ADMIN_USER_DELETE_SELF' },
+  ACTION_HAS_ACCREDITATIONS: { status: 409, key: 'errors.ACTION_HAS_ACCREDITATIONS' },
   INTERNAL_ERROR: { status: 500, key: 'errors.INTERNAL_ERROR' },
 } as const satisfies Record<string, { status: number; key: string }>;
 

@@ -1,5 +1,5 @@
 import { groupSchema } from '@accredo/domain';
-import { Controller, Get, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Right } from '../../common/access.js';
@@ -39,5 +39,13 @@ export class GroupsController {
   @Right('groups', 'update')
   update(@IdParam() id: number, @ValidBody(groupSchema) body: z.output<typeof groupSchema>) {
     return this.groups.update(id, body);
+  }
+
+  /** 409 GROUP_HAS_PEOPLE while people are in the group. */
+  @Delete('groups/:id')
+  @Right('groups', 'delete')
+  async remove(@IdParam() id: number) {
+    await this.groups.remove(id);
+    return { deleted: true };
   }
 }

@@ -5,9 +5,12 @@ import type { Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { assertOwned, SubjectCrud } from '../../common/crud.js';
+import { AccreditationGroupEntity } from '../accreditation/accreditation.entity.js';
+import { GroupExtensionEntity } from '../action-extension/action-extension.entity.js';
 import { TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { TemplateEntity } from '../template/template.entity.js';
+import { WebChannelEntity } from '../web-channel/web-channel.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import { GroupEntity } from './group.entity.js';
 
@@ -85,6 +88,27 @@ export class GroupsService extends SubjectCrud<GroupEntity, z.output<typeof grou
     ]);
     const byId = <T extends { id: number }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
     return rows.map((r) => this.dto(r, byId(zones), byId(templates), byId(actions)));
+  }
+
+  /** A group people are in stays (409 with how many): deleting it would silently ungroup them. */
+  protected override async refuseDelete(row: GroupEntity): Promise<void> {
+    const count = await this.scoped.repo.manager.count(AccreditationGroupEntity, { where: { groupId: row.id } });
+    if (count > 0) throw new AppError('GROUP_HAS_PEOPLE', { count });
+  }
+
+  /** Deletes an unused group with its default extension items, and takes it out of the web channels' offer. */
+  override async remove(id: number): Promise<void> {
+    const row = await this.scoped.get(id);
+    await this.refuseDelete(row);
+    await this.scoped.repo.manager.transaction(async (em) => {
+      const channels = await em.find(WebChannelEntity, { where: { subjectId: row.subjectId } });
+      for (const channel of channels.filter((c) => (c.groupsId ?? []).includes(row.id))) {
+        channel.groupsId = channel.groupsId.filter((g) => g !== row.id);
+        await em.save(channel);
+      }
+      await em.delete(GroupExtensionEntity, { groupId: row.id, subjectId: row.subjectId });
+      await em.delete(GroupEntity, { id: row.id, subjectId: row.subjectId });
+    });
   }
 
   /** The zones of a group (spec §7: a call listing zones of a group). */

@@ -1,5 +1,5 @@
 import { zoneSchema } from '@accredo/domain';
-import { Controller, Get, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Right } from '../../common/access.js';
@@ -33,5 +33,13 @@ export class ZoneController {
   @Right('zone', 'update')
   update(@IdParam() id: number, @ValidBody(zoneSchema) body: z.output<typeof zoneSchema>) {
     return this.zones.update(id, body);
+  }
+
+  /** 409 ZONE_USED_BY_GROUPS while a group or a device template uses the zone. */
+  @Delete('zone/:id')
+  @Right('zone', 'delete')
+  async remove(@IdParam() id: number) {
+    await this.zones.remove(id);
+    return { deleted: true };
   }
 }
