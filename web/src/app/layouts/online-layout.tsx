@@ -1,11 +1,21 @@
 import { Box, Container } from '@mantine/core';
 import { Outlet } from 'react-router';
+import './online-layout.css';
 
-/** The frame of the public online registration (spec §2): outside the admin session, full width on phones. */
+/**
+ * The frame of the public online registration (spec §2): outside the admin session, full width on
+ * phones; the page's main landmark, with the touch sizes of online-layout.css.
+ */
 export function OnlineLayout() {
   return (
-    <Box mih="100vh" bg="var(--mantine-color-gray-light)" py={{ base: 'sm', sm: 'xl' }}>
-      <Container size="lg" px={{ base: 'xs', sm: 'md' }}>
+    <Box
+      component="main"
+      className="online-page"
+      mih="100vh"
+      bg="var(--mantine-color-gray-light)"
+      py={{ base: 'sm', sm: 'xl' }}
+    >
+      <Container size="md" px={{ base: 'xs', sm: 'md' }}>
         <Outlet />
       </Container>
     </Box>

@@ -38,7 +38,7 @@ function withChoice(
 }
 
 /** An item's name: its label, with the day and time of a meal (e.g. "1 Jul 2026 · Lunch 12:00–13:00"). */
-function itemName(item: OnlineExtensionItem, language: string) {
+export function itemName(item: OnlineExtensionItem, language: string) {
   const label = channelText(item.label, language);
   const slot = item.timeFrom ? ` ${item.timeFrom}–${item.timeTo}` : '';
   return item.date ? `${formatDay(item.date, language)} · ${label}${slot}` : `${label}${slot}`;
@@ -147,7 +147,7 @@ export function OnlineExtensionSelects({ data, control }: { data: OnlineChannelD
     <>
       {meals.length > 0 && (
         <Fieldset legend={t('extension.online.meal')} aria-label={t('extension.online.meal')}>
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
             {meals.map((item) => (
               <MealSelect key={item.id} item={item} control={control} />
             ))}
@@ -156,7 +156,7 @@ export function OnlineExtensionSelects({ data, control }: { data: OnlineChannelD
       )}
       {parking.length > 0 && (
         <Fieldset legend={t('extension.online.parking')} aria-label={t('extension.online.parking')}>
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
             <ParkingSelect items={parking} control={control} />
           </SimpleGrid>
         </Fieldset>

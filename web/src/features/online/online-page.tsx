@@ -15,7 +15,7 @@ import { LanguageSwitcher } from '../layout/language-switcher';
 import { OnlineLogin } from './online-login';
 import { channelText } from './online-form-values';
 import { OnlineRegistration } from './online-registration';
-import { ChannelUnavailable, isAuthLost, ONLINE_KEY, OnlineCard } from './online-shared';
+import { ChannelUnavailable, isAuthLost, ONLINE_KEY, OnlineCard, useDocumentTitle } from './online-shared';
 
 /**
  * The languages of the channel's page (spec §1): its own languages when multi-language applies,
@@ -54,6 +54,15 @@ export function OnlinePage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [closedBy, setClosedBy] = useState<ApiError | null>(null);
   const [loggingOut, setLoggingOut] = useState(false);
+  const [thanked, setThanked] = useState(false);
+  const heading = info.data ? channelText(info.data.actionName, i18n.language) || info.data.name : '';
+  useDocumentTitle(
+    info.data && !closedBy
+      ? `${t(thanked ? 'online.thankYouTitle' : 'online.pageTitle')} · ${heading}`
+      : info.isPending
+        ? t('online.pageTitle')
+        : t('online.unavailableTitle'),
+  );
 
   /** Spec §8: the token is removed and the channel starts again from the sign-in. */
   const dropToken = (key: string | null) => {
@@ -61,6 +70,7 @@ export function OnlinePage() {
     queryClient.removeQueries({ queryKey: [...ONLINE_KEY(channelKey), 'data'] });
     setNotice(key);
     setToken(null);
+    setThanked(false);
   };
 
   const logout = async () => {
@@ -92,7 +102,7 @@ export function OnlinePage() {
           <Group gap="md" wrap="nowrap">
             {channel.logo && <Image src={channel.logo} alt={t('online.logo')} h={56} w="auto" fit="contain" />}
             <Title order={1} size="h2">
-              {channelText(channel.actionName, i18n.language) || channel.name}
+              {heading}
             </Title>
           </Group>
           <Group gap="sm" align="flex-end">
@@ -119,6 +129,7 @@ export function OnlinePage() {
             dropToken(error.code === 'USED_WEB_CHANNEL_CODE' ? 'errors.USED_WEB_CHANNEL_CODE' : 'online.signInAgain')
           }
           onClosed={setClosedBy}
+          onThanked={setThanked}
         />
       ) : (
         <OnlineLogin
@@ -143,6 +154,7 @@ export function ChannelCodeEntry() {
   const navigate = useNavigate();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
+  useDocumentTitle(t('online.enterCodeTitle'));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!code.trim()) {

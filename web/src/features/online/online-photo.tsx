@@ -10,12 +10,14 @@ import { checkImageFile, IMAGE_ACCEPT, readAsDataUrl, readHead, sniffImage } fro
  * 2 MB, checked before anything is sent, or a webcam picture (PNG); shown, replaceable, removable.
  */
 export function OnlinePhoto({
+  className,
   value,
   required,
   error,
   onChange,
   onFileError,
 }: {
+  className?: string;
   value: string | null;
   required: boolean;
   error?: string;
@@ -46,7 +48,13 @@ export function OnlinePhoto({
   };
 
   return (
-    <Input.Wrapper label={t('online.photo')} description={t('online.photoHint')} required={required} error={error}>
+    <Input.Wrapper
+      className={className}
+      label={t('online.photo')}
+      description={t('online.photoHint')}
+      required={required}
+      error={error}
+    >
       <Stack gap="xs" mt={4}>
         {value && <Image src={value} alt={t('online.photo')} h={140} w="auto" fit="contain" maw={220} />}
         <FileInput
@@ -60,11 +68,11 @@ export function OnlinePhoto({
           error={Boolean(error)}
         />
         <Group gap="xs">
-          <Button variant="default" size="xs" leftSection={<IconCamera size={14} />} onClick={() => setCamera(true)}>
+          <Button variant="default" leftSection={<IconCamera size={14} />} onClick={() => setCamera(true)}>
             {t('online.photoCamera')}
           </Button>
           {value && (
-            <Button variant="subtle" color="red" size="xs" onClick={() => onChange(null)}>
+            <Button variant="subtle" color="red" onClick={() => onChange(null)}>
               {t('online.photoRemove')}
             </Button>
           )}

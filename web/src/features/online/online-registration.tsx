@@ -1,20 +1,7 @@
-import type { OnlineChannelData, OnlineRegistrationResult } from '@accredo/domain';
+import type { OnlineChannelData } from '@accredo/domain';
 import { isLanguage } from '@accredo/i18n';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Checkbox,
-  Group,
-  Input,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Checkbox, Group, Input, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
@@ -39,6 +26,7 @@ import {
 } from './online-form-values';
 import { OnlineExtensionSelects } from './online-extension-selects';
 import { OnlinePhoto } from './online-photo';
+import { type Registered, ThankYou } from './online-thank-you';
 import { ChannelUnavailable, isAuthLost, isChannelStateError, ONLINE_KEY, OnlineCard } from './online-shared';
 import { onlineGeocoder } from '../../api/geocode';
 import { GeocoderProvider } from '../../components/address-input';
@@ -59,14 +47,21 @@ export function OnlineRegistration({
   withAuthorization,
   onAuthLost,
   onClosed,
+  onThanked,
 }: {
   channelKey: string;
   withAuthorization: boolean;
   onAuthLost: (error: ApiError) => void;
   onClosed: (error: ApiError) => void;
+  /** the thank-you view is shown (true) or left (false): the page's title follows */
+  onThanked?: (thanked: boolean) => void;
 }) {
   const queryClient = useQueryClient();
-  const [done, setDone] = useState<OnlineRegistrationResult | null>(null);
+  const [done, setDoneState] = useState<Registered | null>(null);
+  const setDone = (next: Registered | null) => {
+    setDoneState(next);
+    onThanked?.(next !== null);
+  };
   const [round, setRound] = useState(0);
   const data = useQuery({
     queryKey: [...ONLINE_KEY(channelKey), 'data'],
@@ -94,7 +89,7 @@ export function OnlineRegistration({
     return (
       <ThankYou
         data={data.data}
-        result={done}
+        registered={done}
         onNext={() => {
           setDone(null);
           setRound((n) => n + 1);
@@ -117,32 +112,6 @@ export function OnlineRegistration({
   );
 }
 
-/** After a registration (spec §2): the after-registration text or the default one, and 'add next'. */
-function ThankYou({
-  data,
-  result,
-  onNext,
-}: {
-  data: OnlineChannelData;
-  result: OnlineRegistrationResult;
-  onNext: () => void;
-}) {
-  const { t, i18n } = useTranslation();
-  const text = channelText(data.textAfterAdd, i18n.language);
-  const addNext = (result.afterAdd?.action ?? data.afterAdd.action) === 1;
-  return (
-    <OnlineCard>
-      <Stack gap="md" align="flex-start" role="status" aria-live="polite">
-        <Title order={2} size="h3">
-          {t('online.thankYouTitle')}
-        </Title>
-        {hasHtml(text) ? <ChannelHtml html={text} /> : <Text>{t('online.registered')}</Text>}
-        {addNext && <Button onClick={onNext}>{t('online.addNext')}</Button>}
-      </Stack>
-    </OnlineCard>
-  );
-}
-
 /** Registration failures with their own line under registerNoOk (spec §8 Online). */
 const FAILURE_LINES: Record<string, string> = {
   EMAIL_NOT_VALID: 'online.enterValidEmail',
@@ -150,7 +119,7 @@ const FAILURE_LINES: Record<string, string> = {
 };
 
 /**
- * The registration form (spec §2, §5 Online registration) in two to three columns: the channel's
+ * The registration form (spec §2, §5 Online registration) in one column on phones, two on wider screens: the channel's
  * text, first name, last name and e-mail (with the channel's labels), the user fields shown, a
  * group or days when offered, the photo, and the checking attributes to confirm.
  */
@@ -163,7 +132,7 @@ function RegistrationForm({
 }: {
   channelKey: string;
   data: OnlineChannelData;
-  onDone: (result: OnlineRegistrationResult) => void;
+  onDone: (registered: Registered) => void;
   onAuthLost: (error: ApiError) => void;
   onClosed: (error: ApiError) => void;
 }) {
@@ -189,7 +158,7 @@ function RegistrationForm({
           channelKey,
           onlinePayload(values, fields, isLanguage(language) ? language : 'cs'),
         );
-        onDone(result);
+        onDone({ result, values });
       } catch (error) {
         if (isAuthLost(error)) return onAuthLost(error);
         if (isChannelStateError(error)) return onClosed(error);
@@ -230,7 +199,9 @@ function RegistrationForm({
       >
         <Stack gap="lg">
           <ChannelHtml html={text} />
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm">
+          {/* One column on phones, two on wider screens; the grid fills row by row, so the fields
+              read in DOM order, and tall blocks (days, photo) take a whole row instead of leaving gaps. */}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm" className="online-fields">
             <TextInput
               label={label(data.customNameFirstname, 'online.firstname')}
               required
@@ -278,6 +249,7 @@ function RegistrationForm({
                 name="days"
                 render={({ field }) => (
                   <Checkbox.Group
+                    className="online-wide"
                     label={label(data.daysSelectName, 'online.days')}
                     value={field.value}
                     onChange={field.onChange}
@@ -302,6 +274,7 @@ function RegistrationForm({
                 name="image"
                 render={({ field }) => (
                   <OnlinePhoto
+                    className="online-wide"
                     value={field.value}
                     required={data.requirePhoto}
                     error={fieldError('image')}
@@ -362,7 +335,7 @@ function RegistrationForm({
             </Alert>
           )}
           <Group>
-            <WorkingButton type="submit" size="md" busy={form.formState.isSubmitting}>
+            <WorkingButton type="submit" busy={form.formState.isSubmitting}>
               {t('online.register')}
             </WorkingButton>
           </Group>

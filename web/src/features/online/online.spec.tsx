@@ -5,6 +5,7 @@ import { getOnlineToken, setOnlineToken } from '../../api/online';
 import { STORAGE_KEYS } from '../../api/storage';
 import { applyLanguage, i18n } from '../../app/i18n';
 import { jsonResponse, renderRoutes, t } from '../../testing/render';
+import { formatDay } from '../action/date-tab';
 import { onlineRoutes } from './routes';
 
 const text = (cs: string, more: Partial<Record<'sk' | 'en' | 'de', string>> = {}) => ({
@@ -116,6 +117,15 @@ function mockOnlineApi(routes: Record<string, unknown>) {
   return calls;
 }
 
+/** The thank-you summary as [label, value lines joined by ' | '] rows. */
+const summaryOf = (thanks: HTMLElement) =>
+  within(within(thanks).getByRole('table'))
+    .getAllByRole('row')
+    .map((row) => [
+      within(row).getByRole('rowheader').textContent,
+      [...within(row).getByRole('cell').children].map((line) => line.textContent).join(' | '),
+    ]);
+
 const setup = (path = '/app/online/fest') => renderRoutes(onlineRoutes, [path]);
 const registerButton = () => screen.getByRole('button', { name: t('online.register') });
 
@@ -165,10 +175,13 @@ describe('online registration: the form', { timeout: 30_000 }, () => {
           { id: 6, name: 'guests', displayName: text('') },
         ],
       }),
-      'POST accreditation/fest': { id: 1, customId: 1, afterAdd: { action: 1 } },
+      'POST accreditation/fest': { id: 1, customId: 1, afterAdd: { action: 1 }, confirmationMail: true },
     });
     const { user } = setup();
     expect(await screen.findByText('festivalu')).toBeInTheDocument();
+    // the page is the main landmark and the tab names it
+    expect(screen.getByRole('main')).toContainElement(registerButton());
+    expect(document.title).toBe(`${t('online.pageTitle')} · Festival`);
     // the channel's own label of the e-mail; the usual ones otherwise
     expect(screen.getByRole('textbox', { name: /Pracovní e-mail/ })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: new RegExp(t('online.firstname')) })).toBeInTheDocument();
@@ -199,6 +212,14 @@ describe('online registration: the form', { timeout: 30_000 }, () => {
 
     const thanks = await screen.findByRole('status');
     expect(within(thanks).getByText('Brzy se ozveme')).toBeInTheDocument();
+    expect(document.title).toBe(`${t('online.thankYouTitle')} · Festival`);
+    // what was registered, labelled as on the form, and the mail the channel sends
+    expect(summaryOf(thanks)).toEqual([
+      [t('online.name'), 'Jana Nová'],
+      ['Pracovní e-mail', 'jana@example.com'],
+      ['Kategorie', 'guests'],
+    ]);
+    expect(within(thanks).getByText(t('online.mailOnItsWay', { email: 'jana@example.com' }))).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
       firstname: 'Jana',
       lastname: 'Nová',
@@ -218,13 +239,14 @@ describe('online registration: the form', { timeout: 30_000 }, () => {
 
     await user.click(within(thanks).getByRole('button', { name: t('online.addNext') }));
     expect(await screen.findByRole('textbox', { name: new RegExp(t('online.firstname')) })).toHaveValue('');
+    expect(document.title).toBe(`${t('online.pageTitle')} · Festival`);
   });
 
   it('shows the default thank-you text and no add-next when the channel says nothing', async () => {
     mockOnlineApi({
       'GET web-channel/fest': info(),
       'GET web-channel/data/fest': data({ afterAdd: { action: 2 }, textAfterAdd: text(''), checkingAttributes: [] }),
-      'POST accreditation/fest': { id: 1, customId: 1, afterAdd: { action: 2 } },
+      'POST accreditation/fest': { id: 1, customId: 1, afterAdd: { action: 2 }, confirmationMail: false },
     });
     const { user } = setup();
     await user.type(await screen.findByRole('textbox', { name: new RegExp(t('online.firstname')) }), 'Jan');
@@ -235,6 +257,39 @@ describe('online registration: the form', { timeout: 30_000 }, () => {
     const thanks = await screen.findByRole('status');
     expect(within(thanks).getByText(t('online.registered'))).toBeInTheDocument();
     expect(within(thanks).queryByRole('button', { name: t('online.addNext') })).not.toBeInTheDocument();
+    // no mail template on the channel or the action: no mail is promised
+    expect(within(thanks).queryByText(t('online.mailOnItsWay', { email: 'jan@example.com' }))).not.toBeInTheDocument();
+  });
+
+  it('summarises only the days this visitor chose, by their names, in the page language', async () => {
+    mockOnlineApi({
+      'GET web-channel/fest': info(),
+      'GET web-channel/data/fest': data({
+        checkingAttributes: [],
+        customField: [],
+        viewDays: true,
+        daysSelectName: text('Kdy přijdete'),
+        days: [
+          { id: '2027-05-10', name: text('Pondělí') },
+          { id: '2027-05-11', name: text('') },
+          { id: '2027-05-12', name: text('Středa') },
+        ],
+        defaultDays: ['2027-05-12'],
+      }),
+      'POST accreditation/fest': { id: 1, customId: 1, afterAdd: { action: 1 }, confirmationMail: false },
+    });
+    const { user } = setup();
+    await user.type(await screen.findByRole('textbox', { name: new RegExp(t('online.firstname')) }), 'Jan');
+    await user.type(screen.getByRole('textbox', { name: new RegExp(t('online.lastname')) }), 'Novák');
+    await user.type(screen.getByRole('textbox', { name: /Pracovní e-mail/ }), 'jan@example.com');
+    await user.click(screen.getByRole('checkbox', { name: formatDay('2027-05-11', 'cs') }));
+    await user.click(registerButton());
+    const thanks = await screen.findByRole('status');
+    expect(summaryOf(thanks)).toEqual([
+      [t('online.name'), 'Jan Novák'],
+      ['Pracovní e-mail', 'jan@example.com'],
+      ['Kdy přijdete', `${formatDay('2027-05-11', 'cs')} | Středa`],
+    ]);
   });
 
   it.each([
@@ -383,7 +438,7 @@ describe('online registration: authorization', { timeout: 30_000 }, () => {
       'POST web-channel/authorize/fest': (n: number) =>
         n === 1 ? { authorizationType: 3 } : failure('USED_WEB_CHANNEL_CODE', 403),
       'GET web-channel/data/fest': data({ checkingAttributes: [], customField: [] }),
-      'POST accreditation/fest': { id: 1, customId: 1, afterAdd: { action: 1 } },
+      'POST accreditation/fest': { id: 1, customId: 1, afterAdd: { action: 1 }, confirmationMail: false },
     });
     const { user } = setup();
     await user.type(await screen.findByRole('textbox', { name: new RegExp(t('online.firstname')) }), 'Jan');
@@ -492,7 +547,7 @@ describe('online registration: meals and parking', { timeout: 30_000 }, () => {
     const calls = mockOnlineApi({
       'GET web-channel/fest': info(),
       'GET web-channel/data/fest': channel,
-      'POST accreditation/fest': { id: 1, customId: 1, afterAdd: { action: 1 } },
+      'POST accreditation/fest': { id: 1, customId: 1, afterAdd: { action: 1 }, confirmationMail: false },
     });
     const { user } = setup();
     const meals = await screen.findByRole('group', { name: t('extension.online.meal') });
@@ -528,7 +583,18 @@ describe('online registration: meals and parking', { timeout: 30_000 }, () => {
     await user.paste('1ab2345');
 
     await user.click(registerButton());
-    await screen.findByRole('status');
+    const thanks = await screen.findByRole('status');
+    // the summary names the chosen items and options as the selects did
+    expect(summaryOf(thanks)).toEqual([
+      [t('online.name'), 'Jana Nová'],
+      ['Pracovní e-mail', 'jana@example.com'],
+      [
+        t('extension.online.meal'),
+        `${formatDay('2026-07-01', 'cs')} · Oběd 12:00–13:00 – Masový | ${formatDay('2026-07-02', 'cs')} · Oběd 12:00–13:00`,
+      ],
+      [t('extension.online.parking'), 'Sever'],
+      [t('extension.online.licencePlate'), '1AB2345'],
+    ]);
     expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
       mealItems: [
         { itemId: 1, option: 12, have: true },
