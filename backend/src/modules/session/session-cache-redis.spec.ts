@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,21 @@ describe.skipIf(skip)('session cache across instances (REDIS_URL)', () => {
     expect(await onSecond('admin-user', token)).toEqual([403, 'FORBIDDEN']);
     expect(await onSecond('actual', token)).toBe(200);
     expect((await put({ active: false })).status).toBe(200);
+    expect(await onSecond('actual', token)).toEqual([401, 'TOKEN_INVALID']);
+  });
+
+  it('starts empty after its Redis subscription was lost (messages may have been missed), then follows again', async () => {
+    const token = await loginAs(t, await createAdminUser(t, subject));
+    expect(await onSecond('actual', token)).toBe(200);
+    const cache = second.get(SessionCache);
+    expect(cache.size).toBeGreaterThan(0);
+    const subscriber = (cache as unknown as { subscriber: Redis }).subscriber;
+    const back = once(subscriber, 'ready');
+    subscriber.disconnect(true);
+    await back;
+    expect(cache.size).toBe(0);
+    expect(await onSecond('actual', token)).toBe(200);
+    expect((await t.api('POST', '/api/admin/v1/logout', { token })).status).toBe(200);
     expect(await onSecond('actual', token)).toEqual([401, 'TOKEN_INVALID']);
   });
 

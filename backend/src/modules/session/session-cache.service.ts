@@ -149,24 +149,38 @@ export class SessionCache implements OnApplicationBootstrap, BeforeApplicationSh
     const url = this.config.redisUrl;
     if (!url) return;
     // fails at once while disconnected (no offline queue): the change is on record, the TTL covers the rest
-    this.publisher = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-    this.subscriber = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
+    const options = { lazyConnect: true, connectTimeout: 5000 };
+    this.publisher = new Redis(url, { ...options, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.subscriber = new Redis(url, { ...options, maxRetriesPerRequest: null });
     this.publisher.on('error', (err) => this.logger.warn(`Redis (session publisher): ${err.message}`));
     this.subscriber.on('error', (err) => this.logger.warn(`Redis (session subscriber): ${err.message}`));
+    const subscriber = this.subscriber;
+    let subscribed = false;
+    const subscribe = async () => {
+      await subscriber.subscribe(this.channel);
+      subscribed = true;
+    };
     let connected = false;
-    this.subscriber.on('ready', () => {
-      // after a reconnection messages may have been missed: start empty
-      if (connected) this.clear();
-      connected = true;
+    subscriber.on('ready', () => {
+      if (!connected) {
+        connected = true;
+        return;
+      }
+      // back after a disconnection: messages may have been missed, so start empty (ioredis
+      // subscribes again by itself once it was subscribed; a first subscribe that failed is retried)
+      this.clear();
+      if (!subscribed) subscribe().catch((err) => this.logger.warn(`Redis (session subscriber): ${err.message}`));
     });
-    this.subscriber.on('message', (channel: string, text: string) => {
+    subscriber.on('message', (channel: string, text: string) => {
       if (channel === this.channel) this.receive(text);
     });
     try {
-      await Promise.all([this.publisher.connect(), this.subscriber.connect()]);
-      await this.subscriber.subscribe(this.channel);
+      await Promise.all([this.publisher.connect(), subscriber.connect()]);
+      await subscribe();
     } catch (err) {
-      this.logger.warn(`Redis unreachable, sessions are invalidated on this instance only: ${(err as Error).message}`);
+      this.logger.warn(
+        `Redis unreachable: sessions are invalidated on this instance now, on the others within 30 s (${(err as Error).message})`,
+      );
     }
   }
 
