@@ -29,4 +29,5 @@ export const groupsApi = {
   create: (body: GroupPayload) => call<GroupDto>('POST', 'groups', body),
   update: (id: number, body: GroupPayload) => call<GroupDto>('PUT', `groups/${id}`, body),
   zones: (id: number) => call<GroupZone[]>('GET', `groups/${id}/zones`),
+  remove: (id: number) => call<{ deleted: boolean }>('DELETE', `groups/${id}`),
 };

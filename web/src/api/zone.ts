@@ -14,4 +14,5 @@ export const zoneApi = {
   get: (id: number) => call<ZoneDto>('GET', `zone/${id}`),
   create: (body: ZonePayload) => call<ZoneDto>('POST', 'zone', body),
   update: (id: number, body: ZonePayload) => call<ZoneDto>('PUT', `zone/${id}`, body),
+  remove: (id: number) => call<{ deleted: boolean }>('DELETE', `zone/${id}`),
 };

@@ -17,6 +17,7 @@ import { GROUPS_KEY } from './group-list-page';
 import { useActionSelectData } from './setup-shared';
 import { useViewOnly } from '../../components/require-right';
 import { RecordPage } from '../../components/record-page';
+import { DeleteRecordButton } from '../../components/delete-record-button';
 
 export interface GroupFormValues {
   name: string;
@@ -144,7 +145,18 @@ function GroupForm({ group }: { group?: GroupDto }) {
 
   return (
     <FormShell form={form} readOnly={viewOnly} onSave={save} saveErrorKey="groups.saveError">
-      <PageHeader title={group ? `${t('groups.detail')}: ${group.name}` : t('groups.create')} />
+      <PageHeader title={group ? `${t('groups.detail')}: ${group.name}` : t('groups.create')}>
+        {group && (
+          <DeleteRecordButton
+            page="groups"
+            name={group.name}
+            remove={() => groupsApi.remove(group.id)}
+            listPath="/groups"
+            queryKey={GROUPS_KEY}
+            recordKey={[...GROUPS_KEY, group.id]}
+          />
+        )}
+      </PageHeader>
       <Tabs defaultValue="info">
         <Tabs.List mb="md">
           <Tabs.Tab value="info">{t('groups.tabInfo')}</Tabs.Tab>

@@ -9,6 +9,7 @@ import { type ZoneDto, type ZonePayload, zoneApi } from '../../api/zone';
 import { notifySuccess } from '../../app/notify';
 import { FormShell, useFieldError, SelectField } from '../../components/form';
 import { PageHeader } from '../../components/page-header';
+import { DeleteRecordButton } from '../../components/delete-record-button';
 import { useActionSelectData } from '../groups/setup-shared';
 import { ZONES_KEY } from './zone-list-page';
 import { useViewOnly } from '../../components/require-right';
@@ -73,7 +74,18 @@ function ZoneForm({ zone }: { zone?: ZoneDto }) {
 
   return (
     <FormShell form={form} readOnly={viewOnly} onSave={save} saveErrorKey="zone.saveError">
-      <PageHeader title={zone ? `${t('zone.detail')}: ${zone.name}` : t('zone.create')} />
+      <PageHeader title={zone ? `${t('zone.detail')}: ${zone.name}` : t('zone.create')}>
+        {zone && (
+          <DeleteRecordButton
+            page="zone"
+            name={zone.name}
+            remove={() => zoneApi.remove(zone.id)}
+            listPath="/zone"
+            queryKey={ZONES_KEY}
+            recordKey={[...ZONES_KEY, zone.id]}
+          />
+        )}
+      </PageHeader>
       <Group align="flex-start" gap="xl" wrap="wrap">
         <Stack gap="sm" w={520} maw="100%">
           <TextInput label={t('basics.name')} required {...form.register('name')} error={fieldError('name')} />
