@@ -22,5 +22,6 @@ export const customFieldApi = {
   get: (id: number) => call<CustomFieldDto>('GET', `custom-field/${id}`),
   create: (body: CustomFieldPayload) => call<CustomFieldDto>('POST', 'custom-field', body),
   update: (id: number, body: CustomFieldPayload) => call<CustomFieldDto>('PUT', `custom-field/${id}`, body),
+  remove: (id: number) => call<{ deleted: boolean }>('DELETE', `custom-field/${id}`),
   types: () => call<CustomFieldType[]>('GET', 'custom-field-type'),
 };

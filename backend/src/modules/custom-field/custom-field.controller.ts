@@ -1,5 +1,5 @@
 import { customFieldSchema } from '@accredo/domain';
-import { Controller, Get, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Right } from '../../common/access.js';
@@ -39,5 +39,13 @@ export class CustomFieldController {
   @Right('customField', 'update')
   update(@IdParam() id: number, @ValidBody(customFieldSchema) body: z.output<typeof customFieldSchema>) {
     return this.fields.update(id, body);
+  }
+
+  /** 409 CUSTOM_FIELD_USED_BY_ACTIONS while an action uses the field. */
+  @Delete('custom-field/:id')
+  @Right('customField', 'delete')
+  async remove(@IdParam() id: number) {
+    await this.fields.remove(id);
+    return { deleted: true };
   }
 }

@@ -4,7 +4,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import type { z } from 'zod';
-import { SubjectCrud } from '../../common/crud.js';
+import { AppError } from '../../common/app-error.js';
+import { SubjectCrud, usedBy } from '../../common/crud.js';
+import { AccreditationValueEntity } from '../accreditation/accreditation.entity.js';
+import { ActionEntity } from '../action/action.entity.js';
 import { CustomFieldEntity } from './custom-field.entity.js';
 
 @Injectable()
@@ -24,6 +27,28 @@ export class CustomFieldService extends SubjectCrud<
     row.customFieldType = input.customFieldType;
     // Options keep their ids across edits, so stored answers still point at them.
     row.options = input.options.map((o) => ({ id: o.id || randomUUID().slice(0, 8), value: o.value }));
+  }
+
+  /** A field an action asks for stays (409 naming the actions): its answers would vanish from their forms. */
+  protected override async refuseDelete(row: CustomFieldEntity): Promise<void> {
+    const actions = await this.scoped.repo.manager.find(ActionEntity, {
+      where: { subjectId: row.subjectId },
+      select: { id: true, name: true, customField: true },
+    });
+    const names = actions
+      .filter((a) => (a.customField ?? []).some((f) => f.id === row.id))
+      .map((a) => a.name?.cs || `#${a.id}`);
+    if (names.length) throw new AppError('CUSTOM_FIELD_USED_BY_ACTIONS', usedBy(names));
+  }
+
+  /** Deletes an unused field with its search index rows. */
+  override async remove(id: number): Promise<void> {
+    const row = await this.scoped.get(id);
+    await this.refuseDelete(row);
+    await this.scoped.repo.manager.transaction(async (em) => {
+      await em.delete(AccreditationValueEntity, { fieldId: row.id });
+      await em.delete(CustomFieldEntity, { id: row.id, subjectId: row.subjectId });
+    });
   }
 
   protected toDto(row: CustomFieldEntity): CustomFieldDto {

@@ -13,6 +13,7 @@ import {
 } from '../../api/custom-field';
 import { notifySuccess } from '../../app/notify';
 import { FormShell, useFieldError } from '../../components/form';
+import { DeleteRecordButton } from '../../components/delete-record-button';
 import { PageHeader } from '../../components/page-header';
 import { multiText } from '../action/action-form-values';
 import { HtmlPreview, MultiTextFields, useEditLanguages } from '../action/form-fields';
@@ -97,7 +98,18 @@ function CustomFieldForm({ field }: { field?: CustomFieldDto }) {
 
   return (
     <FormShell form={form} readOnly={viewOnly} onSave={save} saveErrorKey="customField.saveError">
-      <PageHeader title={field ? `${t('customField.detail')}: ${field.name}` : t('customField.create')} />
+      <PageHeader title={field ? `${t('customField.detail')}: ${field.name}` : t('customField.create')}>
+        {field && (
+          <DeleteRecordButton
+            page="customField"
+            name={field.name}
+            remove={() => customFieldApi.remove(field.id)}
+            listPath="/custom-field"
+            queryKey={CUSTOM_FIELD_LIST_KEY}
+            recordKey={['admin', 'custom-field', field.id]}
+          />
+        )}
+      </PageHeader>
       <Stack gap="md" maw={900}>
         <TextInput
           label={t('customField.name')}
