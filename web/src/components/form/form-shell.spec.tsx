@@ -33,6 +33,17 @@ function TestForm({
   );
 }
 
+/** A create form (its route ends in /create) whose one field starts empty. */
+function CreateForm({ onSave }: { onSave: (values: Values) => Promise<SaveResult<Values> | undefined> }) {
+  const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { name: '' } });
+  const fieldError = useFieldError(form.formState.errors);
+  return (
+    <FormShell form={form} onSave={onSave}>
+      <TextInput label="Name" {...form.register('name')} error={fieldError('name')} />
+    </FormShell>
+  );
+}
+
 function setup(onSave: (values: Values) => Promise<SaveResult<Values> | undefined>, readOnly = false) {
   return renderRoutes(
     [
@@ -92,16 +103,10 @@ describe('FormShell', () => {
 
   it('on an untouched create form, Ctrl+S checks the fields and shows what is missing', async () => {
     const onSave = vi.fn(async (_values: Values) => undefined);
-    function CreateForm() {
-      const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { name: '' } });
-      const fieldError = useFieldError(form.formState.errors);
-      return (
-        <FormShell form={form} onSave={onSave}>
-          <TextInput label="Name" {...form.register('name')} error={fieldError('name')} />
-        </FormShell>
-      );
-    }
-    const { user } = renderRoutes([{ path: '/things/create', element: <CreateForm /> }], ['/things/create']);
+    const { user } = renderRoutes(
+      [{ path: '/things/create', element: <CreateForm onSave={onSave} /> }],
+      ['/things/create'],
+    );
     await user.keyboard('{Control>}s{/Control}');
     expect(await screen.findByText(t('basics.requireField'))).toBeInTheDocument();
     expect(onSave).not.toHaveBeenCalled();
