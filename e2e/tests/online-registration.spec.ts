@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { adminApi, adminLogin, provisionAdmin, useEnglish } from './support';
 
 /** A date `days` from today as the wire's date-time (noon, so no time zone moves it across today). */
@@ -182,5 +182,61 @@ test.describe
       await expect(code.getByRole('button', { name: 'Remove: VIP-001' })).toBeDisabled();
       await code.getByRole('button', { name: 'Usage log: VIP-001' }).click();
       await expect(page.getByRole('dialog').getByRole('cell', { name: 'klaus@online.test' })).toBeVisible();
+    });
+
+    test('on a phone the form reads in one column with 16 px fields and 44 px targets; the thank-you page sums it up', async ({
+      page,
+      request,
+    }) => {
+      const { post } = await adminApi(request, admin);
+      const mail = await post('mail-template', { name: 'Welcome', subjectFrom: 'Welcome', html: '<p>Hello</p>' });
+      const open = await post('web-channel', { name: 'Open', actionId, mailTemplateId: mail.id });
+      await useEnglish(page);
+
+      // Wide screen: two columns filled row by row, in the order of the page.
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`/app/online/${open.channelKey}`);
+      const box = async (name: string) => {
+        const b = await page.getByRole('textbox', { name, exact: true }).boundingBox();
+        expect(b).not.toBeNull();
+        return b as { x: number; y: number; width: number; height: number };
+      };
+      const [first, last, email] = [await box('First name'), await box('Last name'), await box('E-mail')];
+      expect(Math.abs(first.y - last.y)).toBeLessThan(2);
+      expect(last.x).toBeGreaterThan(first.x + first.width);
+      expect(Math.abs(email.x - first.x)).toBeLessThan(2);
+      expect(email.y).toBeGreaterThan(first.y + first.height);
+
+      // Phone: one column, 16 px text in the fields (no zoom on iOS), 44 px touch targets.
+      await page.setViewportSize({ width: 390, height: 844 });
+      const [pFirst, pLast] = [await box('First name'), await box('Last name')];
+      expect(Math.abs(pFirst.x - pLast.x)).toBeLessThan(2);
+      expect(pLast.y).toBeGreaterThan(pFirst.y + pFirst.height);
+      expect(pFirst.height).toBeGreaterThanOrEqual(44);
+      const fontSize = await page
+        .getByRole('textbox', { name: 'First name', exact: true })
+        .evaluate((el) => getComputedStyle(el).fontSize);
+      expect(fontSize).toBe('16px');
+      const register = await page.getByRole('button', { name: 'Register' }).boundingBox();
+      expect(register?.height ?? 0).toBeGreaterThanOrEqual(44);
+      await expect(page.getByRole('main')).toBeVisible();
+      await expect(page).toHaveTitle('Registration · Fair');
+
+      await page.getByRole('textbox', { name: 'First name', exact: true }).fill('Eva');
+      await page.getByRole('textbox', { name: 'Last name', exact: true }).fill('Malá');
+      await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill('eva@online.test');
+      await page.getByRole('textbox', { name: 'Company' }).fill('Malá s.r.o.');
+      await page.getByRole('button', { name: 'Register' }).click();
+
+      const thanks = page.getByRole('status');
+      await expect(thanks.getByRole('heading', { name: 'Thank you' })).toBeVisible();
+      await expect(page).toHaveTitle('Thank you · Fair');
+      await expect(thanks.getByRole('row', { name: /Name/ })).toContainText('Eva Malá');
+      await expect(thanks.getByRole('row', { name: /E-mail/ })).toContainText('eva@online.test');
+      // only this visitor's data: nobody else registered through the form shows up
+      await expect(thanks).not.toContainText('Petra');
+      await expect(thanks).toContainText('A confirmation e-mail is on its way to eva@online.test.');
+      const next = await thanks.getByRole('button', { name: 'Add next' }).boundingBox();
+      expect(next?.height ?? 0).toBeGreaterThanOrEqual(44);
     });
   });
