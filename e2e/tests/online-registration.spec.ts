@@ -239,4 +239,41 @@ test.describe
       const next = await thanks.getByRole('button', { name: 'Add next' }).boundingBox();
       expect(next?.height ?? 0).toBeGreaterThanOrEqual(44);
     });
+
+    test('on a phone a group select, its options and a confirmation with its label are 44 px targets', async ({
+      page,
+      request,
+    }) => {
+      const { post } = await adminApi(request, admin);
+      const expo = await post('action', {
+        name: { cs: 'Expo', en: 'Expo' },
+        checkingAttributes: [{ id: 'rules', label: { cs: 'Pravidla', en: 'I accept the rules' }, required: true }],
+      });
+      await post('groups', { name: 'Exhibitors', actionId: expo.id });
+      const channel = await post('web-channel', { name: 'Expo', actionId: expo.id, viewGroups: true });
+      await useEnglish(page);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/app/online/${channel.channelKey}`);
+
+      const label = page.locator('label', { hasText: 'I accept the rules' });
+      expect((await label.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+      const group = page.getByRole('combobox', { name: 'Group' });
+      expect((await group.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+      await group.click();
+      const option = page.getByRole('option', { name: 'Exhibitors' });
+      expect((await option.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+      await option.click();
+
+      await page.getByRole('textbox', { name: 'First name', exact: true }).fill('Ota');
+      await page.getByRole('textbox', { name: 'Last name', exact: true }).fill('Dvořák');
+      await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill('ota@online.test');
+      // a tap on the label ticks the box
+      await label.click();
+      await expect(page.getByRole('checkbox', { name: 'I accept the rules' })).toBeChecked();
+      await page.getByRole('button', { name: 'Register' }).click();
+      const thanks = page.getByRole('status');
+      await expect(thanks.getByRole('row', { name: /Group/ })).toContainText('Exhibitors');
+      // no mail template on this channel or action: no mail is promised
+      await expect(thanks).not.toContainText('confirmation e-mail');
+    });
   });
