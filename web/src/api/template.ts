@@ -33,6 +33,7 @@ export const templateApi = {
   get: (id: number) => call<TemplateDto>('GET', `template/${id}`),
   create: (body: TemplatePayload) => call<TemplateDto>('POST', 'template', body),
   update: (id: number, body: TemplatePayload) => call<TemplateDto>('PUT', `template/${id}`, body),
+  remove: (id: number) => call<{ deleted: boolean }>('DELETE', `template/${id}`),
 };
 
 export const mailTemplateApi = {
@@ -42,6 +43,7 @@ export const mailTemplateApi = {
   defaultBody: () => call<{ html: string }>('GET', 'mail-template/default'),
   create: (body: MailTemplatePayload) => call<MailTemplateDto>('POST', 'mail-template', body),
   update: (id: number, body: MailTemplatePayload) => call<MailTemplateDto>('PUT', `mail-template/${id}`, body),
+  remove: (id: number) => call<{ deleted: boolean }>('DELETE', `mail-template/${id}`),
 };
 
 /** The values the check and the preview use (plain data; see libs/templates TemplateParams). */

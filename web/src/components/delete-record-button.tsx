@@ -28,6 +28,7 @@ export function DeleteRecordButton({
   listPath,
   queryKey,
   recordKey,
+  alsoInvalidate = [],
 }: {
   page: RightPage;
   name: string;
@@ -35,6 +36,8 @@ export function DeleteRecordButton({
   listPath: string;
   /** the list's query, refetched */
   queryKey: QueryKey;
+  /** other lists that show the record (selects elsewhere), refetched too */
+  alsoInvalidate?: QueryKey[];
   /** the record's own query, dropped (a refetch would only find it gone) */
   recordKey: QueryKey;
 }) {
@@ -60,7 +63,8 @@ export function DeleteRecordButton({
         }
         notifySuccess('recordDelete.deleted');
         queryClient.removeQueries({ queryKey: recordKey, exact: true });
-        void queryClient.invalidateQueries({ queryKey, exact: true });
+        for (const key of [queryKey, ...alsoInvalidate])
+          void queryClient.invalidateQueries({ queryKey: key, exact: true });
         navigate(listPath);
       },
     });

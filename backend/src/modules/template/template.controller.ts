@@ -1,5 +1,5 @@
 import { mailTemplateSchema, templateSchema } from '@accredo/domain';
-import { Controller, Get, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Right } from '../../common/access.js';
@@ -39,6 +39,14 @@ export class TemplateController {
     return this.templates.update(id, body);
   }
 
+  /** 409 TEMPLATE_IN_USE while a group prints with it. */
+  @Delete('template/:id')
+  @Right('template', 'delete')
+  async remove(@IdParam() id: number) {
+    await this.templates.remove(id);
+    return { deleted: true };
+  }
+
   @Get('mail-template')
   @Right('mailTemplate', 'get')
   mailList() {
@@ -68,5 +76,13 @@ export class TemplateController {
   @Right('mailTemplate', 'update')
   mailUpdate(@IdParam() id: number, @ValidBody(mailTemplateSchema) body: z.output<typeof mailTemplateSchema>) {
     return this.mails.update(id, body);
+  }
+
+  /** 409 TEMPLATE_IN_USE while an action (afterMail) or a web channel sends it. */
+  @Delete('mail-template/:id')
+  @Right('mailTemplate', 'delete')
+  async mailRemove(@IdParam() id: number) {
+    await this.mails.remove(id);
+    return { deleted: true };
   }
 }

@@ -1,9 +1,13 @@
 import type { mailTemplateSchema, templateSchema } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import type { EntityManager, Repository } from 'typeorm';
 import type { z } from 'zod';
-import { SubjectCrud } from '../../common/crud.js';
+import { AppError } from '../../common/app-error.js';
+import { SubjectCrud, usedBy } from '../../common/crud.js';
+import { ActionEntity } from '../action/action.entity.js';
+import { GroupEntity } from '../groups/group.entity.js';
+import { WebChannelEntity } from '../web-channel/web-channel.entity.js';
 import { MailTemplateEntity, TemplateEntity } from './template.entity.js';
 
 type TemplateInput = z.output<typeof templateSchema>;
@@ -12,6 +16,43 @@ export type TemplateDto = TemplateInput & { id: number };
 export type MailTemplateDto = MailTemplateInput & { id: number };
 
 /** The sample body a new mail template starts with (spec §2: a new one gets a default sample body). */
+/**
+ * What still uses a template: groups print with a badge template; actions (afterMail) and web
+ * channels send a mail template. A 409 TEMPLATE_IN_USE names them, by kind in `details`.
+ */
+async function refuseUsedTemplate(
+  em: EntityManager,
+  subjectId: number,
+  uses: { groups?: number; actionsAfterMail?: number; webChannels?: number },
+): Promise<void> {
+  const groups = uses.groups
+    ? await em.find(GroupEntity, {
+        where: { subjectId, adminTemplateId: uses.groups },
+        select: { id: true, name: true },
+      })
+    : [];
+  const actions = uses.actionsAfterMail
+    ? await em.find(ActionEntity, {
+        where: { subjectId, afterMailTemplateId: uses.actionsAfterMail },
+        select: { id: true, name: true },
+      })
+    : [];
+  const channels = uses.webChannels
+    ? await em.find(WebChannelEntity, {
+        where: { subjectId, mailTemplateId: uses.webChannels },
+        select: { id: true, name: true },
+      })
+    : [];
+  const named = (rows: { id: number; name: unknown }[]) =>
+    rows.map((r) => ({
+      id: r.id,
+      name: (typeof r.name === 'string' ? r.name : (r.name as { cs?: string } | null)?.cs) || `#${r.id}`,
+    }));
+  const found = { groups: named(groups), actions: named(actions), webChannels: named(channels) };
+  const names = [...found.groups, ...found.actions, ...found.webChannels].map((r) => r.name);
+  if (names.length) throw new AppError('TEMPLATE_IN_USE', { ...usedBy(names), ...found });
+}
+
 export const DEFAULT_MAIL_BODY = `<p>Dobrý den {{firstname}} {{lastname}},</p>
 <p>děkujeme za registraci na akci {{actionName}}.</p>
 <p>Váš kód: {{bc}}</p>`;
@@ -35,6 +76,10 @@ export class TemplateService extends SubjectCrud<TemplateEntity, TemplateInput, 
   }
   protected override order() {
     return { name: 'ASC' as const };
+  }
+  /** A badge template a group prints with stays. */
+  protected override async refuseDelete(row: TemplateEntity): Promise<void> {
+    await refuseUsedTemplate(this.scoped.repo.manager, row.subjectId, { groups: row.id });
   }
 }
 
@@ -66,6 +111,13 @@ export class MailTemplateService extends SubjectCrud<MailTemplateEntity, MailTem
   }
   protected override order() {
     return { name: 'ASC' as const };
+  }
+  /** A mail template an action sends after registration (afterMail) or a web channel sends stays. */
+  protected override async refuseDelete(row: MailTemplateEntity): Promise<void> {
+    await refuseUsedTemplate(this.scoped.repo.manager, row.subjectId, {
+      actionsAfterMail: row.id,
+      webChannels: row.id,
+    });
   }
 }
 

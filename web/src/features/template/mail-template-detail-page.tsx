@@ -10,6 +10,7 @@ import { type MailTemplateDto, type MailTemplatePayload, mailTemplateApi } from 
 import { notifySuccess } from '../../app/notify';
 import { FormFields, FormShell, BooleanField, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
+import { DeleteRecordButton } from '../../components/delete-record-button';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
 import { MAIL_TEMPLATES_KEY, TEMPLATES_KEY } from './template-list-page';
@@ -98,6 +99,17 @@ function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; s
     <FormShell form={form} readOnly={viewOnly} wrapFields={false} onSave={save} saveErrorKey="mailTemplate.saveError">
       <PageHeader title={mail ? `${t('mailTemplate.detail')}: ${mail.name}` : t('mailTemplate.create')}>
         {mail && <TestMailButton mailTemplateId={mail.id} />}
+        {mail && (
+          <DeleteRecordButton
+            page="mailTemplate"
+            name={mail.name}
+            remove={() => mailTemplateApi.remove(mail.id)}
+            listPath="/template?tab=mail"
+            queryKey={TEMPLATES_KEY}
+            alsoInvalidate={[MAIL_TEMPLATES_KEY]}
+            recordKey={[...MAIL_TEMPLATES_KEY, mail.id]}
+          />
+        )}
       </PageHeader>
       <Stack gap="sm" maw={860}>
         <FormFields>

@@ -13,6 +13,7 @@ import { zoneApi } from '../../api/zone';
 import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
 import { FormFields, FormShell, useFieldError, SelectField } from '../../components/form';
+import { DeleteRecordButton } from '../../components/delete-record-button';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentAction } from '../action/use-current-action';
 import { BadgeLivePreview } from './badge-live-preview';
@@ -139,7 +140,18 @@ function TemplateForm({ template }: { template?: TemplateDto }) {
 
   return (
     <FormShell form={form} readOnly={viewOnly} wrapFields={false} onSave={save} saveErrorKey="template.saveError">
-      <PageHeader title={template ? `${t('template.detail')}: ${template.name}` : t('template.create')} />
+      <PageHeader title={template ? `${t('template.detail')}: ${template.name}` : t('template.create')}>
+        {template && (
+          <DeleteRecordButton
+            page="template"
+            name={template.name}
+            remove={() => templateApi.remove(template.id)}
+            listPath="/template?tab=accreditation"
+            queryKey={TEMPLATES_KEY}
+            recordKey={[...TEMPLATES_KEY, template.id]}
+          />
+        )}
+      </PageHeader>
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, lg: 6 }}>
           <Stack gap="sm">
