@@ -57,6 +57,7 @@ import { BadgeVersion1764100200000 } from './migrations/1764100200000-badge-vers
 import { PdfJobEntity } from '../modules/pdf/pdf-job.entity.js';
 import { ActionExtension1764100300000 } from './migrations/1764100300000-action-extension.js';
 import { PdfJobRetry1764100800000 } from './migrations/1764100800000-pdf-job-retry.js';
+import { AccreditationWebChannel1764101100011 } from './migrations/1764101100011-accreditation-web-channel.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -121,6 +122,7 @@ export const MIGRATIONS = [
   ActionExtension1764100300000,
   PdfJobRetry1764100800000,
   SearchFold1764100500000,
+  AccreditationWebChannel1764101100011,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */

@@ -22,6 +22,7 @@ export const webChannelApi = {
   get: (id: number) => call<WebChannel>('GET', `web-channel/${id}`),
   create: (body: WebChannelData) => call<WebChannel>('POST', 'web-channel', body),
   update: (id: number, body: WebChannelData) => call<WebChannel>('PUT', `web-channel/${id}`, body),
+  remove: (id: number) => call<{ deleted: boolean }>('DELETE', `web-channel/${id}`),
   /**
    * Reads a .csv of external codes (lines `code` or `code;numberOfUse`): the codes to merge into the
    * form and the lines not imported. Nothing is stored until the channel is saved.

@@ -82,6 +82,11 @@ export class AccreditationEntity {
   @Column({ type: 'varchar', length: 8, default: 'admin' })
   source: string;
 
+  /** the web channel the person registered through; null when added in the office (issue 15) */
+  @Index('IDX_accreditation_webChannelId')
+  @Column({ type: 'int', nullable: true })
+  webChannelId: number | null;
+
   @DateColumn()
   createdAt: Date;
 

@@ -55,6 +55,8 @@ export interface ActionField {
 export interface CreateOptions {
   /** 'admin' (default) or 'web' (the dashboard's source) */
   source?: 'admin' | 'web';
+  /** the web channel of an online registration (a channel with registrations cannot be deleted) */
+  webChannelId?: number;
   /**
    * User fields the registrant does not see (hidden on the channel): their value is this one,
    * whatever the input says, and they are never required; an unusable default is left empty.
@@ -151,6 +153,7 @@ export class AccreditationService {
             credit: null,
             isUnlimited: false,
             source: options.source ?? 'admin',
+            webChannelId: options.webChannelId ?? null,
             createdAt: now,
             updatedAt: now,
           });

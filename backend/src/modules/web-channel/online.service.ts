@@ -384,6 +384,7 @@ export class OnlineService {
         },
         {
           source: 'web',
+          webChannelId: channel.id,
           photoField: 'image',
           fixedFields,
           inTransaction: async (m, row) => {

@@ -1,5 +1,5 @@
 import { externalCodeImportSchema, type WebChannelData, webChannelSchema } from '@accredo/domain';
-import { Controller, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
@@ -58,5 +58,13 @@ export class WebChannelController {
   @Right('webChannel', 'update')
   update(@IdParam() id: number, @ValidBody(webChannelSchema) body: WebChannelData) {
     return this.channels.update(id, body);
+  }
+
+  /** 409 WEB_CHANNEL_HAS_REGISTRATIONS while people registered through the channel. */
+  @Delete('web-channel/:id')
+  @Right('webChannel', 'delete')
+  async remove(@IdParam() id: number) {
+    await this.channels.remove(id);
+    return { deleted: true };
   }
 }

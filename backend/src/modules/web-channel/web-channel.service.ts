@@ -25,6 +25,7 @@ import { assertOwned } from '../../common/crud.js';
 import { hashPassword } from '../../common/crypto.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
+import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
 import { ImageEntity } from '../image/image.entity.js';
@@ -190,6 +191,30 @@ export class WebChannelService {
     const row = this.scoped.create({ channelKey: newChannelKey(), passwordHash: null, createdAt: now });
     const id = await this.save(row, input, []);
     return this.get(id);
+  }
+
+  /**
+   * DELETE web-channel/{id} (issue 15): refused with 409 WEB_CHANNEL_HAS_REGISTRATIONS (how many)
+   * while people registered through it — by the accreditation's channel, or for registrations
+   * older than that column, by the log of its codes; deactivating it is the way to close it then.
+   * Otherwise the channel goes with its login users, codes and their log.
+   */
+  async remove(id: number): Promise<void> {
+    const row = await this.scoped.get(id);
+    const direct = await this.ds.getRepository(AccreditationEntity).count({ where: { webChannelId: row.id } });
+    const byCode: { n: number | string }[] = await this.ds.query(
+      'SELECT COUNT(DISTINCT l.accreditationId) AS n FROM web_channel_code_log l JOIN web_channel_code c ON c.id = l.codeId JOIN accreditation a ON a.id = l.accreditationId WHERE c.channelId = ? AND (a.webChannelId IS NULL OR a.webChannelId <> ?)',
+      [row.id, row.id],
+    );
+    const count = direct + Number(byCode[0]?.n ?? 0);
+    if (count > 0) throw new AppError('WEB_CHANNEL_HAS_REGISTRATIONS', { count });
+    await this.ds.transaction(async (m) => {
+      const codes = await m.find(WebChannelCodeEntity, { where: { channelId: row.id }, select: { id: true } });
+      if (codes.length) await m.delete(WebChannelCodeLogEntity, { codeId: In(codes.map((c) => c.id)) });
+      await m.delete(WebChannelCodeEntity, { channelId: row.id });
+      await m.delete(WebChannelUserEntity, { channelId: row.id });
+      await m.delete(WebChannelEntity, { id: row.id, subjectId: row.subjectId });
+    });
   }
 
   async update(id: number, input: WebChannelData): Promise<WebChannel> {

@@ -11,6 +11,7 @@ import { WEB_CHANNEL_KEY, webChannelApi } from '../../api/web-channel';
 import { notifyError, notifySuccess } from '../../app/notify';
 import { ErrorTab, FormFields, applyFieldErrors, FormShell, useFieldError, useErrorTabs } from '../../components/form';
 import { OnlineLinkButtons } from '../../components/online-link-buttons';
+import { DeleteRecordButton } from '../../components/delete-record-button';
 import { PageHeader } from '../../components/page-header';
 import { useEditLanguages } from '../action/form-fields';
 import { AuthorizationTab } from './authorization-tab';
@@ -131,6 +132,16 @@ function WebChannelForm({ channel }: { channel?: WebChannel }) {
       <PageHeader title={title}>
         {channel && <ChannelStateBadge state={channel.state} />}
         {channel && <OnlineLinkButtons channelKey={channel.channelKey} />}
+        {channel && (
+          <DeleteRecordButton
+            page="webChannel"
+            name={channel.name}
+            remove={() => webChannelApi.remove(channel.id)}
+            listPath="/web-channel"
+            queryKey={WEB_CHANNEL_KEY}
+            recordKey={[...WEB_CHANNEL_KEY, channel.id]}
+          />
+        )}
       </PageHeader>
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, md: 8, lg: 9 }}>
