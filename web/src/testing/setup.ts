@@ -1,6 +1,12 @@
 import '@testing-library/jest-dom/vitest';
+import { LANGUAGES, resources } from '@accredo/i18n';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { addCatalogue } from '../app/i18n';
+
+// The browser loads one language's catalogue at a time; component tests get all four up front so
+// that they render and switch languages synchronously.
+for (const language of LANGUAGES) addCatalogue(language, resources[language]);
 
 // The whole app renders slowly in jsdom on a busy CI machine: wait up to 10 s for findBy/waitFor.
 configure({ asyncUtilTimeout: 10_000 });

@@ -1,4 +1,4 @@
-import { isLanguage, type Language, LANGUAGES } from '@accredo/i18n';
+import { isLanguage, LANGUAGE_NAMES, type Language, LANGUAGES } from '@accredo/i18n';
 import { Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { applyLanguage } from '../../app/i18n';
@@ -15,8 +15,9 @@ export function LanguageSwitcher({ languages = LANGUAGES }: { languages?: readon
       size="xs"
       w={130}
       allowDeselect={false}
-      // Each language in its own name, so a reader finds theirs whatever is shown now.
-      data={languages.map((lang) => ({ value: lang, label: t(`lang.${lang}`, { lng: lang }) }))}
+      // Each language in its own name, so a reader finds theirs whatever is shown now (a constant: the
+      // other languages' catalogues are not loaded until chosen).
+      data={languages.map((lang) => ({ value: lang, label: LANGUAGE_NAMES[lang] }))}
       value={i18n.language}
       onChange={(value) => {
         if (isLanguage(value)) applyLanguage(value);
