@@ -77,6 +77,7 @@ export const adminApi = {
   adminUser: (id: number) => call<AdminUser>('GET', `admin-user/${id}`),
   createAdminUser: (body: AdminUserPayload) => call<AdminUser>('POST', 'admin-user', body),
   updateAdminUser: (id: number, body: AdminUserPayload) => call<AdminUser>('PUT', `admin-user/${id}`, body),
+  removeAdminUser: (id: number) => call<{ deleted: boolean }>('DELETE', `admin-user/${id}`),
   verifyAdminUser: (id: number) => call<AdminUser>('PUT', `admin-user/verify/${id}`),
   adminUserPasswordRequest: (id: number) => call<boolean>('GET', `admin-user/forgot-password/${id}`),
 

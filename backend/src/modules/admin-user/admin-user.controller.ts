@@ -1,5 +1,5 @@
 import { adminUserCreateSchema, adminUserUpdateSchema, profileSchema } from '@accredo/domain';
-import { Controller, Get, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Right } from '../../common/access.js';
@@ -55,6 +55,14 @@ export class AdminUserController {
     @CurrentAdmin() actor: AdminAuth,
   ) {
     return this.service.update(id, body, actor);
+  }
+
+  /** 409 ADMIN_USER_DELETE_SELF for one's own account. */
+  @Delete('admin-user/:id')
+  @Right('adminUser', 'delete')
+  async remove(@IdParam() id: number, @CurrentAdmin() actor: AdminAuth) {
+    await this.service.remove(id, actor);
+    return { deleted: true };
   }
 
   /** The profile of the signed-in user (spec §6: needs getActualAdminUser). */

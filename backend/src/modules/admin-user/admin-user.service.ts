@@ -18,6 +18,7 @@ import type { AdminAuth } from '../../common/request.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { currentSubjectId, runInTenant, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
+import { AccountLinkEntity } from '../session/account-link.entity.js';
 import { AccountLinkService } from '../session/account-link.service.js';
 import { TokenService } from '../session/token.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
@@ -92,6 +93,23 @@ export class AdminUserService {
     // rights, login, password... take effect on the user's very next request
     else await this.tokens.principalChanged('admin', saved.id);
     return toAdminUser(saved);
+  }
+
+  /**
+   * DELETE admin-user/{id} (issue 15). Nobody deletes their own account (409 ADMIN_USER_DELETE_SELF:
+   * the last admin could lock the subject out); a superuser or manage user is deleted only by one
+   * (as for update). Their sessions end at once and their open account links stop working; what
+   * they did (history, print log, mails) keeps their id.
+   */
+  async remove(id: number, actor: AdminAuth): Promise<void> {
+    const user = await this.scoped.get(id);
+    if (user.id === actor.user.id) throw new AppError('ADMIN_USER_DELETE_SELF');
+    if ((user.superuser || user.manageuser) && !canEditRights(actor)) throw new AppError('FORBIDDEN');
+    await this.users.manager.transaction(async (m) => {
+      await m.delete(AccountLinkEntity, { adminUserId: user.id });
+      await m.delete(AdminUserEntity, { id: user.id, subjectId: user.subjectId });
+    });
+    await this.tokens.revokeAll('admin', user.id);
   }
 
   /** Manual verification (spec §4: manage-user only; the guard checks the role). */

@@ -17,6 +17,7 @@ import { type AdminUserPayload, adminApi } from '../../api/admin';
 import { useAdminSession } from '../../app/admin-session';
 import { notifyError, notifySuccess } from '../../app/notify';
 import { FormShell, BooleanField, useFieldError } from '../../components/form';
+import { DeleteRecordButton } from '../../components/delete-record-button';
 import { PageHeader } from '../../components/page-header';
 import { WorkingButton } from '../../components/working-button';
 import { AccountFields, onUserExist } from './account-fields';
@@ -136,6 +137,14 @@ function AdminUserForm({ user }: { user?: AdminUser }) {
             <WorkingButton variant="default" busy={passwordRequest.isPending} onClick={() => passwordRequest.mutate()}>
               {t('adminUser.sendPasswordChange')}
             </WorkingButton>
+            <DeleteRecordButton
+              page="adminUser"
+              name={user.login}
+              remove={() => adminApi.removeAdminUser(user.id)}
+              listPath="/admin-user"
+              queryKey={['admin', 'admin-user']}
+              recordKey={['admin', 'admin-user', user.id]}
+            />
           </Group>
         )}
       </PageHeader>
