@@ -82,6 +82,7 @@ export const ERRORS = {
   WEB_CHANNEL_HAS_REGISTRATIONS: { status: 409, key: 'errors.WEB_CHANNEL_HAS_REGISTRATIONS' },
   ADMIN_USER_DELETE_SELF: { status: 409, key: 'errors.ADMIN_USER_DELETE_SELF' },
   ACTION_HAS_ACCREDITATIONS: { status: 409, key: 'errors.ACTION_HAS_ACCREDITATIONS' },
+  IMAGE_IN_USE: { status: 409, key: 'errors.IMAGE_IN_USE' },
   INTERNAL_ERROR: { status: 500, key: 'errors.INTERNAL_ERROR' },
 } as const satisfies Record<string, { status: number; key: string }>;
 

@@ -30,4 +30,5 @@ export const galleryApi = {
   create: (body: { type: number; name: string; baseData: string }) => call<ImageDto>('POST', 'image', body),
   /** `data` (a data URL of the edited picture) is saved as a new version with a new path */
   update: (id: number, body: { name: string; data?: string }) => call<ImageDto>('PUT', `image/${id}`, body),
+  remove: (id: number) => call<{ deleted: boolean }>('DELETE', `image/${id}`),
 };

@@ -63,8 +63,8 @@ export function DeleteRecordButton({
         }
         notifySuccess('recordDelete.deleted');
         queryClient.removeQueries({ queryKey: recordKey, exact: true });
-        for (const key of [queryKey, ...alsoInvalidate])
-          void queryClient.invalidateQueries({ queryKey: key, exact: true });
+        // the record's own query is gone already, so a refetch under the list's key never asks for it
+        for (const key of [queryKey, ...alsoInvalidate]) void queryClient.invalidateQueries({ queryKey: key });
         navigate(listPath);
       },
     });

@@ -1,5 +1,5 @@
 import { imageCreateSchema, imageListSchema, imageUpdateSchema } from '@accredo/domain';
-import { Controller, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
@@ -37,6 +37,14 @@ export class ImageController {
   @Right('image', 'update')
   update(@IdParam() id: number, @ValidBody(imageUpdateSchema) body: z.output<typeof imageUpdateSchema>) {
     return this.images.update(id, body);
+  }
+
+  /** 409 IMAGE_IN_USE while it is a person's photo or a web channel's logo. */
+  @Delete('admin/v1/image/:id')
+  @Right('image', 'delete')
+  async remove(@IdParam() id: number) {
+    await this.images.remove(id);
+    return { deleted: true };
   }
 
   /**

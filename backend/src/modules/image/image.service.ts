@@ -9,6 +9,10 @@ import { AppError } from '../../common/app-error.js';
 import { containing } from '../../database/columns.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { StorageService } from '../storage/storage.service.js';
+import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
+import { ImageImportEntity } from '../accreditation/image-import.entity.js';
+import { WebChannelEntity } from '../web-channel/web-channel.entity.js';
+import { usedBy } from '../../common/crud.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { type DecodedImage, decodeImage } from './image-data.js';
 import { ImageEntity } from './image.entity.js';
@@ -94,6 +98,36 @@ export class ImageService {
     const saved = await this.scoped.save(row);
     if (oldKey) await this.storage.remove(await this.storageKey(oldKey));
     return toImageDto(saved);
+  }
+
+  /**
+   * DELETE image/{id} (issue 15): refused with 409 IMAGE_IN_USE while it is a person's photo or a
+   * web channel's logo (how many people, which channels); otherwise the row and its file go.
+   */
+  async remove(id: number): Promise<void> {
+    const row = await this.scoped.get(id);
+    const m = this.repo.manager;
+    const [count, channels] = await Promise.all([
+      m.count(AccreditationEntity, { where: { subjectId: row.subjectId, imageId: row.id } }),
+      m.find(WebChannelEntity, {
+        where: { subjectId: row.subjectId, imageId: row.id },
+        select: { id: true, name: true },
+      }),
+    ]);
+    if (count || channels.length) {
+      const names = channels.map((c) => c.name);
+      throw new AppError('IMAGE_IN_USE', {
+        count,
+        webChannels: channels,
+        ...usedBy(names),
+        names: names.join(', ') || '—',
+      });
+    }
+    await m.transaction(async (tm) => {
+      await tm.delete(ImageImportEntity, { imageId: row.id });
+      await tm.delete(ImageEntity, { id: row.id, subjectId: row.subjectId });
+    });
+    await this.storage.remove(await this.storageKey(row.fileKey));
   }
 
   /** For the public file route: the stored bytes of an image version, by its unguessable key. */

@@ -37,6 +37,7 @@ import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
 import { FormShell, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
+import { DeleteRecordButton } from '../../components/delete-record-button';
 import { PageHeader } from '../../components/page-header';
 import { useDetailQuery } from '../../components/use-detail-query';
 import { clampRect, copyCanvas, crop, flip, paint, type Rect, rectBetween, rotate } from './canvas-ops';
@@ -218,7 +219,18 @@ function ImageEditor({ image }: { image: ImageDto }) {
 
   return (
     <FormShell form={form} onSave={save} saveErrorKey="gallery.saveError">
-      <PageHeader title={`${t('gallery.detail')}: ${saved.name}`} />
+      <PageHeader title={`${t('gallery.detail')}: ${saved.name}`}>
+        {saved && (
+          <DeleteRecordButton
+            page="image"
+            name={saved.name}
+            remove={() => galleryApi.remove(saved.id)}
+            listPath="/gallery"
+            queryKey={[...IMAGES_KEY, 'list']}
+            recordKey={[...IMAGES_KEY, saved.id]}
+          />
+        )}
+      </PageHeader>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Stack gap="sm">
