@@ -63,6 +63,7 @@ export const actionApi = {
   get: (id: number) => call<ActionDto>('GET', `action/${id}`),
   create: (body: ActionPayload) => call<ActionDto>('POST', 'action', body),
   update: (id: number, body: ActionPayload) => call<ActionDto>('PUT', `action/${id}`, body),
+  remove: (id: number) => call<{ deleted: boolean }>('DELETE', `action/${id}`),
   /** The current action of the top-bar switcher, remembered per user as lastAction. */
   setCurrent: (actionId: number | null) => call<{ lastAction: number | null }>('PUT', 'actual/action', { actionId }),
   mailTemplates: () => call<MailTemplateSummary[]>('GET', 'mail-template'),

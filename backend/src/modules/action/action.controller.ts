@@ -1,5 +1,5 @@
 import { actionSchema, currentActionSchema } from '@accredo/domain';
-import { Controller, Get, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { AdminSession, Right } from '../../common/access.js';
@@ -44,5 +44,13 @@ export class ActionController {
     @CurrentAdmin() auth: AdminAuth,
   ) {
     return this.actions.setCurrent(auth, body.actionId);
+  }
+
+  /** 409 ACTION_HAS_ACCREDITATIONS while the action has people. */
+  @Delete('action/:id')
+  @Right('action', 'delete')
+  async remove(@IdParam() id: number) {
+    await this.actions.remove(id);
+    return { deleted: true };
   }
 }

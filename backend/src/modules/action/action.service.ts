@@ -2,9 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { ActionData, actionSchema } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { In, type Repository } from 'typeorm';
 import type { z } from 'zod';
+import { AppError } from '../../common/app-error.js';
 import { assertOwned, SubjectCrud } from '../../common/crud.js';
+import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
+import {
+  AccreditationExtensionEntity,
+  ExtensionItemEntity,
+  ExtensionOptionEntity,
+  GroupExtensionEntity,
+} from '../action-extension/action-extension.entity.js';
+import { DeviceEntity, DeviceTemplateEntity } from '../device/device.entity.js';
+import { GroupEntity } from '../groups/group.entity.js';
+import { WebChannelCodeEntity, WebChannelEntity, WebChannelUserEntity } from '../web-channel/web-channel.entity.js';
+import { ZoneEntity } from '../zone/zone.entity.js';
 import type { AdminAuth } from '../../common/request.js';
 import { TenantRepository } from '../../database/tenant.js';
 import { AdminUserEntity } from '../admin-user/admin-user.entity.js';
@@ -39,6 +51,57 @@ export class ActionService extends SubjectCrud<ActionEntity, z.output<typeof act
     this.fields = new TenantRepository(fields);
     this.mailTemplates = new TenantRepository(mailTemplates);
     this.images = new TenantRepository(images);
+  }
+
+  /**
+   * DELETE action/{id} (issue 15): refused with 409 ACTION_HAS_ACCREDITATIONS (how many) while it
+   * has people. An empty action goes with what exists only for it — its web channels (with their
+   * logins and codes), device templates (its devices keep running unconfigured), extension items and
+   * options; its groups and zones stay, moved to 'not assigned'; admins whose current action it was
+   * get none (their sessions see it at once).
+   */
+  override async remove(id: number): Promise<void> {
+    const row = await this.scoped.get(id);
+    const m = this.scoped.repo.manager;
+    const count = await m.count(AccreditationEntity, { where: { actionId: row.id } });
+    if (count > 0) throw new AppError('ACTION_HAS_ACCREDITATIONS', { count });
+    const where = { subjectId: row.subjectId, actionId: row.id };
+    const users = await this.users.find({
+      where: [
+        { subjectId: row.subjectId, actionId: row.id },
+        { subjectId: row.subjectId, lastActionId: row.id },
+      ],
+      select: { id: true },
+    });
+    await m.transaction(async (tm) => {
+      const channels = await tm.find(WebChannelEntity, { where, select: { id: true } });
+      if (channels.length) {
+        const ids = channels.map((c) => c.id);
+        await tm.delete(WebChannelCodeEntity, { channelId: In(ids) });
+        await tm.delete(WebChannelUserEntity, { channelId: In(ids) });
+        await tm.delete(WebChannelEntity, { id: In(ids) });
+      }
+      const templates = await tm.find(DeviceTemplateEntity, { where, select: { id: true } });
+      if (templates.length) {
+        const ids = templates.map((d) => d.id);
+        await tm.update(DeviceEntity, { deviceTemplateId: In(ids) }, { deviceTemplateId: null });
+        await tm.delete(DeviceTemplateEntity, { id: In(ids) });
+      }
+      const items = await tm.find(ExtensionItemEntity, { where, select: { id: true } });
+      if (items.length) {
+        const ids = items.map((i) => i.id);
+        await tm.delete(ExtensionOptionEntity, { itemId: In(ids) });
+        await tm.delete(GroupExtensionEntity, { itemId: In(ids) });
+        await tm.delete(ExtensionItemEntity, { id: In(ids) });
+      }
+      await tm.delete(AccreditationExtensionEntity, { actionId: row.id });
+      await tm.update(GroupEntity, where, { actionId: null });
+      await tm.update(ZoneEntity, where, { actionId: null });
+      await tm.update(AdminUserEntity, { subjectId: row.subjectId, actionId: row.id }, { actionId: null });
+      await tm.update(AdminUserEntity, { subjectId: row.subjectId, lastActionId: row.id }, { lastActionId: null });
+      await tm.delete(ActionEntity, { id: row.id, subjectId: row.subjectId });
+    });
+    for (const u of users) await this.tokens.principalChanged('admin', u.id);
   }
 
   protected async apply(row: ActionEntity, input: z.output<typeof actionSchema>): Promise<void> {

@@ -10,6 +10,7 @@ import { ACTION_LIST_KEY, type ActionDto, type ActionPayload, actionApi, localiz
 import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
 import { ErrorTab, FormFields, FormShell, useFieldError, useErrorTabs } from '../../components/form';
+import { DeleteRecordButton } from '../../components/delete-record-button';
 import { PageHeader } from '../../components/page-header';
 import { type ActionFormValues, actionFormValues } from './action-form-values';
 import { BasicTab } from './basic-tab';
@@ -120,6 +121,16 @@ function ActionForm({ action }: { action?: ActionDto }) {
           >
             {t('action.testPreview')}
           </Button>
+        )}
+        {action && (
+          <DeleteRecordButton
+            page="action"
+            name={localized(action.name, i18n.language)}
+            remove={() => actionApi.remove(action.id)}
+            listPath="/action"
+            queryKey={ACTION_LIST_KEY}
+            recordKey={['admin', 'action', action.id]}
+          />
         )}
       </PageHeader>
       <Tabs value={tab} onChange={(value) => setTab((value as TabName) ?? 'basic')} keepMountedMode="display-none">
