@@ -57,4 +57,24 @@ describe('DELETE image/{id} (issue 15)', () => {
     expect(res.body.error.details).toMatchObject({ count: 0, usedBy: ['Visitors'] });
     expect(stored(image)).toBe(true);
   });
+
+  it("refuses an action's preview image, naming the action", async () => {
+    const image = await newImage('preview');
+    const action = await t.api('POST', '/api/admin/v1/action', {
+      token,
+      body: {
+        name: { cs: 'Konference' },
+        dateFrom: '2030-05-10T08:00',
+        dateTo: '2030-05-11T18:00',
+        previewData: { image: image.id },
+      },
+    });
+    expect(action.status).toBe(201);
+    const res = await t.api('DELETE', `/api/admin/v1/image/${image.id}`, { token });
+    expect(res.status).toBe(409);
+    expect(res.body.error.details).toMatchObject({
+      count: 0,
+      actions: [{ id: action.body.data.id, name: 'Konference' }],
+    });
+  });
 });

@@ -10,6 +10,7 @@ import { containing } from '../../database/columns.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { StorageService } from '../storage/storage.service.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
+import { ActionEntity } from '../action/action.entity.js';
 import { ImageImportEntity } from '../accreditation/image-import.entity.js';
 import { WebChannelEntity } from '../web-channel/web-channel.entity.js';
 import { usedBy } from '../../common/crud.js';
@@ -101,26 +102,36 @@ export class ImageService {
   }
 
   /**
-   * DELETE image/{id} (issue 15): refused with 409 IMAGE_IN_USE while it is a person's photo or a
-   * web channel's logo (how many people, which channels); otherwise the row and its file go.
+   * DELETE image/{id} (issue 15): refused with 409 IMAGE_IN_USE while it is a person's photo, a web
+   * channel's logo or an action's preview image (how many people, which channels and actions);
+   * otherwise the row and its file go.
    */
   async remove(id: number): Promise<void> {
     const row = await this.scoped.get(id);
     const m = this.repo.manager;
-    const [count, channels] = await Promise.all([
+    const [count, channels, actions] = await Promise.all([
       m.count(AccreditationEntity, { where: { subjectId: row.subjectId, imageId: row.id } }),
       m.find(WebChannelEntity, {
         where: { subjectId: row.subjectId, imageId: row.id },
         select: { id: true, name: true },
       }),
+      m.find(ActionEntity, {
+        where: { subjectId: row.subjectId },
+        select: { id: true, name: true, previewData: true },
+      }),
     ]);
-    if (count || channels.length) {
-      const names = channels.map((c) => c.name);
+    // the preview page's image of an action (previewData.image, a JSON field)
+    const previews = actions
+      .filter((a) => a.previewData?.image === row.id)
+      .map((a) => ({ id: a.id, name: a.name?.cs || `#${a.id}` }));
+    if (count || channels.length || previews.length) {
+      const names = [...channels, ...previews].map((c) => c.name);
       throw new AppError('IMAGE_IN_USE', {
         count,
         webChannels: channels,
+        actions: previews,
         ...usedBy(names),
-        names: names.join(', ') || '—',
+        ...(names.length ? {} : { names: '—' }),
       });
     }
     await m.transaction(async (tm) => {
