@@ -59,4 +59,23 @@ describe('DELETE groups/{id} (issue 15)', () => {
     expect((await t.api('DELETE', `/api/admin/v1/groups/${id}`, { token: limited })).status).toBe(403);
     expect((await t.api('GET', `/api/admin/v1/groups/${id}`, { token })).status).toBe(200);
   });
+
+  it('takes a deleted group out of the web channels that offered it', async () => {
+    const action = await t.api('POST', '/api/admin/v1/action', {
+      token,
+      body: { name: { cs: 'Expo' }, dateFrom: '2030-01-01T00:00', dateTo: '2030-01-02T00:00' },
+    });
+    const actionId = action.body.data.id as number;
+    const make = async (name: string) =>
+      (await t.api('POST', '/api/admin/v1/groups', { token, body: { name, actionId } })).body.data.id as number;
+    const [gone, kept] = [await make('Gone'), await make('Kept')];
+    const channel = await t.api('POST', '/api/admin/v1/web-channel', {
+      token,
+      body: { name: 'Form', actionId, viewGroups: true, groupsId: [gone, kept] },
+    });
+    expect(channel.status).toBe(201);
+    expect((await t.api('DELETE', `/api/admin/v1/groups/${gone}`, { token })).status).toBe(200);
+    const after = await t.api('GET', `/api/admin/v1/web-channel/${channel.body.data.id}`, { token });
+    expect(after.body.data.groupsId).toEqual([kept]);
+  });
 });
