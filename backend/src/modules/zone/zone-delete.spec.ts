@@ -27,13 +27,19 @@ describe('DELETE zone/{id} (issue 15)', () => {
   it('refuses a zone groups use with 409 ZONE_USED_BY_GROUPS naming the groups; free again once they drop it', async () => {
     const id = await newZone('Backstage');
     const crew = await t.api('POST', '/api/admin/v1/groups', { token, body: { name: 'Crew', zoneId: [id] } });
-    await t.api('POST', '/api/admin/v1/groups', { token, body: { name: 'Band', zoneId: [id] } });
+    const band = await t.api('POST', '/api/admin/v1/groups', { token, body: { name: 'Band', zoneId: [id] } });
     const res = await t.api('DELETE', `/api/admin/v1/zone/${id}`, { token, headers: { 'accept-language': 'en' } });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('ZONE_USED_BY_GROUPS');
     expect(res.body.error.details.usedBy).toEqual(['Crew', 'Band']);
     expect(res.body.error.message).toBe('The zone cannot be deleted: it is used by Crew, Band.');
     expect((await t.api('GET', `/api/admin/v1/zone/${id}`, { token })).status).toBe(200);
+    for (const [group, name] of [
+      [crew, 'Crew'],
+      [band, 'Band'],
+    ] as const)
+      await t.api('PUT', `/api/admin/v1/groups/${group.body.data.id}`, { token, body: { name, zoneId: [] } });
+    expect((await t.api('DELETE', `/api/admin/v1/zone/${id}`, { token })).status).toBe(200);
   });
 
   it("answers another subject's zone with 404, and needs the right", async () => {
