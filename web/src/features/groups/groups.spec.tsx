@@ -170,7 +170,9 @@ describe('group form', () => {
     });
     // the detail of the new group is loaded and shown (its own heading, its saved name)
     await waitFor(() => expect(calls.some((c) => c.method === 'GET' && c.path === 'groups/7')).toBe(true));
-    expect(await screen.findByRole('heading', { name: new RegExp(`${t('groups.detail')}: Press`) })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: new RegExp(`${t('groups.detail')}: Press`) }),
+    ).toBeInTheDocument();
     expect(screen.getByDisplayValue('Press')).toBeInTheDocument();
   });
 
