@@ -118,4 +118,59 @@ test.describe
       await page.getByRole('tab', { name: 'Den 3' }).click();
       await expect(page.getByRole('row', { name: /Eva Cook/ }).getByText('Lunch')).toBeVisible();
     });
+
+    test('Eva picks the vegetarian lunch on her preview page; the dashboard lists her registration', async ({
+      page,
+      request,
+    }) => {
+      const { post, get, headers } = await adminApi(request, admin);
+      // the action's preview page offers the meals for choosing until a deadline
+      const action = (await (await get(`action/${actionId}`)).json()).data;
+      const saved = await request.put(`/api/admin/v1/action/${actionId}`, {
+        headers,
+        data: {
+          ...action,
+          smartBc: true,
+          previewData: {
+            ...action.previewData,
+            meal: {
+              ...action.previewData.meal,
+              show: true,
+              title: { cs: 'Stravování' },
+              allowSelect: true,
+              selectDateTime: '2099-01-01T00:00',
+            },
+          },
+        },
+      });
+      expect(saved.status(), await saved.text()).toBe(200);
+      const [eva] = await post('user/filter', { actionId, page: 1, pageSize: 10, filterData: { text: 'eva@' } });
+      const subjectKey = (await (await get('subject')).json()).data.key;
+
+      await page.goto(`/preview/${subjectKey}/cid/${eva.bc}`);
+      await expect(page.getByText('Stravování').first()).toBeVisible();
+      const option = page.getByRole('combobox', { name: 'Varianta: 1. 7. 2026 · Lunch 12:00–13:00' });
+      await option.selectOption({ label: 'Vegetarian' });
+      await page.getByRole('button', { name: 'Uložit výběr' }).click();
+      await expect(page.getByText('Váš výběr byl uložen')).toBeVisible();
+      await page.reload();
+      await expect
+        .poll(() => option.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.text))
+        .toBe('Vegetarian');
+
+      // a wrong code is a page not found, never someone else's page
+      await page.goto(`/preview/${subjectKey}/cid/NOSUCHCODE1`);
+      await expect(page.getByText('Stránka nenalezena')).toBeVisible();
+
+      // the dashboard's latest registrations show her
+      await useEnglish(page);
+      await page.goto('/login');
+      await page.getByLabel('E-mail').fill(admin.email);
+      await page.getByRole('textbox', { name: 'Password', exact: true }).fill(admin.password);
+      await page.getByRole('textbox', { name: 'Password', exact: true }).press('Enter');
+      await expect(page.getByRole('navigation', { name: 'Hlavní menu' })).toBeVisible();
+      await page.goto('/');
+      await expect(page.getByText('Eva').first()).toBeVisible();
+      await expect(page.getByText('Cook').first()).toBeVisible();
+    });
   });
