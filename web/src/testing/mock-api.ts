@@ -26,7 +26,8 @@ export function mockAdminApi(routes: Record<string, Answer>) {
     if (!(key in routes)) return jsonResponse({ error: { code: 'NOT_FOUND', message: key } }, 404);
     const route = routes[key];
     const answer = await (typeof route === 'function' ? route(body) : route);
-    if (answer instanceof Response) return answer;
+    // a clone each time: a route answered twice (a refetch, a retry) must not hand out a read body
+    if (answer instanceof Response) return answer.clone();
     if (answer && typeof answer === 'object' && 'paged' in answer) return jsonResponse(answer.paged);
     return jsonResponse({ data: answer });
   });

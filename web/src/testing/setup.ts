@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { LANGUAGES, resources } from '@accredo/i18n';
+import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { addCatalogue } from '../app/i18n';
@@ -12,8 +13,11 @@ for (const language of LANGUAGES) addCatalogue(language, resources[language]);
 configure({ asyncUtilTimeout: 10_000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
+// Toasts live in Mantine's global store: emptied too, so no test sees another's leftover toast.
 afterEach(() => {
   cleanup();
+  notifications.clean();
+  notifications.cleanQueue();
   window.localStorage.clear();
 });
 

@@ -84,14 +84,15 @@ describe('template preview and check', () => {
   });
 
   it('says when every placeholder has a value, and shows a template error with its line', async () => {
-    let answer: Response | object = { missing: [], unknown: [] };
+    // a fresh Response per call: the editor's own marks also call validate while the page settles
+    let answer: (() => Response) | object = { missing: [], unknown: [] };
     const table: Record<string, unknown> = { ...currentAction, 'GET template/4': badge };
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string, init?: RequestInit) => {
         const key = `${init?.method ?? 'GET'} ${url.replace('/api/admin/v1/', '')}`;
         if (key === 'POST template/validate')
-          return answer instanceof Response ? answer : jsonResponse({ data: answer });
+          return typeof answer === 'function' ? answer() : jsonResponse({ data: answer });
         return key in table
           ? jsonResponse({ data: table[key] })
           : jsonResponse({ error: { code: 'NOT_FOUND', message: key } }, 404);
@@ -101,16 +102,17 @@ describe('template preview and check', () => {
     await user.click(await screen.findByRole('button', { name: t('templateEngine.validate') }));
     expect(await screen.findByText(t('templateEngine.validTitle'))).toBeInTheDocument();
 
-    answer = jsonResponse(
-      {
-        error: {
-          code: 'TEMPLATE_SYNTAX_ERROR',
-          message: 'The template contains an error',
-          details: { reason: 'Template error on line 2: a block ({{#…}}) is not closed with {{/…}}', line: 2 },
+    answer = () =>
+      jsonResponse(
+        {
+          error: {
+            code: 'TEMPLATE_SYNTAX_ERROR',
+            message: 'The template contains an error',
+            details: { reason: 'Template error on line 2: a block ({{#…}}) is not closed with {{/…}}', line: 2 },
+          },
         },
-      },
-      400,
-    );
+        400,
+      );
     await user.click(screen.getByRole('button', { name: t('templateEngine.validate') }));
     const alert = await screen.findByRole('alert', { name: t('templateEngine.syntaxTitle') });
     expect(alert).toHaveTextContent(t('templateEngine.syntaxTitle'));
