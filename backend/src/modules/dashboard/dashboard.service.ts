@@ -9,6 +9,7 @@ import {
   type MultiText,
   sharePercent,
 } from '@accredo/domain';
+import { isTimeZone, localDay } from '@accredo/access';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, In } from 'typeorm';
@@ -17,6 +18,7 @@ import { ActionEntity } from '../action/action.entity.js';
 import { isSqlite, readDate } from '../device/sql.js';
 import { ImageEntity } from '../image/image.entity.js';
 import { MailService } from '../mail/mail.service.js';
+import { SubjectEntity } from '../subject/subject.entity.js';
 import { WebChannelEntity } from '../web-channel/web-channel.entity.js';
 
 export interface DashboardData {
@@ -86,20 +88,42 @@ export class DashboardService {
     };
   }
 
-  /** Registrations per UTC day, action and source, in date order. */
+  /**
+   * Registrations per day of the subject's time zone, action and source, in date order. The database
+   * counts per UTC hour (portable to both databases, no time-zone tables needed); each hour is then
+   * put on its local day. Zones off the hour by 30 or 45 minutes put that part of an hour on the day
+   * the hour begins in.
+   */
   private async perDay(subjectId: number): Promise<DashboardChartRow[]> {
-    const day = isSqlite(this.ds) ? 'substr(createdAt, 1, 10)' : "DATE_FORMAT(createdAt, '%Y-%m-%d')";
-    const rows: { d: unknown; actionId: unknown; source: unknown; n: unknown }[] = await this.ds.query(
-      `SELECT ${day} AS d, actionId AS actionId, source AS source, COUNT(*) AS n FROM accreditation
-       WHERE subjectId = ? GROUP BY ${day}, actionId, source ORDER BY d, actionId, source`,
-      [subjectId],
+    const hour = isSqlite(this.ds) ? 'substr(createdAt, 1, 13)' : "DATE_FORMAT(createdAt, '%Y-%m-%d %H')";
+    const [rows, subject] = await Promise.all([
+      this.ds.query(
+        `SELECT ${hour} AS h, actionId AS actionId, source AS source, COUNT(*) AS n FROM accreditation
+         WHERE subjectId = ? GROUP BY ${hour}, actionId, source`,
+        [subjectId],
+      ) as Promise<{ h: unknown; actionId: unknown; source: unknown; n: unknown }[]>,
+      this.ds.getRepository(SubjectEntity).findOne({ where: { id: subjectId }, select: { id: true, timeZone: true } }),
+    ]);
+    const timeZone = subject?.timeZone && isTimeZone(subject.timeZone) ? subject.timeZone : 'Europe/Prague';
+    const days = new Map<string, string>();
+    const merged = new Map<string, DashboardChartRow>();
+    for (const r of rows) {
+      const utcHour = String(r.h).replace(' ', 'T');
+      let date = days.get(utcHour);
+      if (date === undefined) {
+        const at = Date.parse(`${utcHour}:00:00Z`);
+        date = Number.isNaN(at) ? utcHour.slice(0, 10) : localDay(at, timeZone);
+        days.set(utcHour, date);
+      }
+      const source: DashboardSource = r.source === 'web' ? 'web' : 'admin';
+      const key = `${date}\n${Number(r.actionId)}\n${source}`;
+      const row = merged.get(key) ?? { date, actionId: Number(r.actionId), source, count: 0 };
+      row.count += Number(r.n);
+      merged.set(key, row);
+    }
+    return [...merged.values()].sort(
+      (a, b) => a.date.localeCompare(b.date) || a.actionId - b.actionId || a.source.localeCompare(b.source),
     );
-    return rows.map((r) => ({
-      date: String(r.d),
-      actionId: Number(r.actionId),
-      source: (r.source === 'web' ? 'web' : 'admin') as DashboardSource,
-      count: Number(r.n),
-    }));
   }
 
   /** The latest registrations with their first group's name and photo. */

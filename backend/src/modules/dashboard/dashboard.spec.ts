@@ -114,15 +114,16 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
 
     const data = (await get(admin)).body.data;
     const mine = (rows: { actionId: number }[]) => rows.filter((r) => r.actionId === a.id || r.actionId === b.id);
+    // days of the subject's time zone (Prague, UTC+1 in January): 23:30 UTC on the 2nd is the 3rd there
     expect(mine(data.accreditationChartData)).toEqual([
       { date: '2027-01-01', actionId: a.id, source: 'web', count: 1 },
-      { date: '2027-01-02', actionId: a.id, source: 'admin', count: 1 },
       { date: '2027-01-02', actionId: b.id, source: 'admin', count: 1 },
+      { date: '2027-01-03', actionId: a.id, source: 'admin', count: 1 },
     ]);
     expect(mine(data.accreditationByActionChartData)).toEqual([
       { date: '2027-01-01', actionId: a.id, count: 1 },
-      { date: '2027-01-02', actionId: a.id, count: 1 },
       { date: '2027-01-02', actionId: b.id, count: 1 },
+      { date: '2027-01-03', actionId: a.id, count: 1 },
     ]);
     const total = data.actionPieChartData.reduce((n: number, r: { count: number }) => n + r.count, 0);
     const alpha = data.actionPieChartData.find((r: { actionId: number }) => r.actionId === a.id);
