@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { Right } from '../../common/access.js';
 import { type AdminAuth, CurrentAdmin } from '../../common/request.js';
 import { IdParam, ValidBody } from '../../common/zod.js';
-import { languageOf } from '../device/gate.service.js';
+import { acceptLanguage } from '@accredo/i18n';
 import { ActionExtensionService } from './action-extension.service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -145,6 +145,6 @@ export class ActionExtensionController {
       .header('content-type', XLSX_TYPE)
       .header('content-disposition', `attachment; filename="extension-${report.type}-${report.actionId}.xlsx"`)
       .header('cache-control', 'no-store');
-    return this.ext.reportXlsx(report, languageOf(actor.user.language));
+    return this.ext.reportXlsx(report, acceptLanguage(actor.user.language));
   }
 }

@@ -7,7 +7,8 @@ import { AppError } from '../../common/app-error.js';
 import { CurrentDevice, type DeviceAuth } from '../../common/request.js';
 import { ValidBody } from '../../common/zod.js';
 import { DeviceProtocolService, PAGE_MAX } from './device-protocol.service.js';
-import { GateService, languageOf } from './gate.service.js';
+import { acceptLanguage } from '@accredo/i18n';
+import { GateService } from './gate.service.js';
 
 function pageSize(value: string | undefined, def: number): number {
   if (value === undefined) return def;
@@ -68,7 +69,7 @@ export class DeviceProtocolController {
     @ValidBody(deviceScanSchema) body: z.output<typeof deviceScanSchema>,
     @Headers('accept-language') language?: string,
   ) {
-    return this.gate.scan(auth, body, languageOf(language));
+    return this.gate.scan(auth, body, acceptLanguage(language));
   }
 
   /** A batch of offline scans (D20): never refused, replayed in scan-time order. */
@@ -80,7 +81,7 @@ export class DeviceProtocolController {
     @ValidBody(deviceUploadSchema) body: z.output<typeof deviceUploadSchema>,
     @Headers('accept-language') language?: string,
   ) {
-    return this.gate.upload(auth, body.scans, languageOf(language));
+    return this.gate.upload(auth, body.scans, acceptLanguage(language));
   }
 
   /** The action's people and rule data a page at a time (after = last id of the previous page). */

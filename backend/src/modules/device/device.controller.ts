@@ -8,7 +8,7 @@ import { AppError } from '../../common/app-error.js';
 import { type AdminAuth, CurrentAdmin } from '../../common/request.js';
 import { IdParam, ValidBody } from '../../common/zod.js';
 import { DeviceService } from './device.service.js';
-import { languageOf } from './gate.service.js';
+import { acceptLanguage } from '@accredo/i18n';
 import { ReportService } from './report.service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -110,7 +110,7 @@ export class ReportController {
     @CurrentAdmin() actor: AdminAuth,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const lang = languageOf(actor.user.language);
+    const lang = acceptLanguage(actor.user.language);
     if (body.responseType === 'json') return this.reports.table(body, lang);
     const table = await this.reports.table(body, lang, 1_000_000);
     return file(reply, `report-${body.type}.xlsx`, await this.reports.xlsx(table, `report ${body.type}`));
@@ -128,7 +128,7 @@ export class ReportController {
     return file(
       reply,
       `entrances-${body.actionId}.xlsx`,
-      await this.reports.entrance(body, languageOf(actor.user.language)),
+      await this.reports.entrance(body, acceptLanguage(actor.user.language)),
     );
   }
 }

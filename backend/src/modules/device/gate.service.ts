@@ -22,20 +22,14 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
+import type { Language } from '@accredo/i18n';
 import { AppError } from '../../common/app-error.js';
 import { gateExtensionEffect, gateExtensionState } from '../action-extension/gate-extension.js';
 import type { DeviceAuth } from '../../common/request.js';
 import { type GateDevice, GateCache } from './gate-cache.service.js';
 import { isSqlite, readDate, readJson, sqlDate } from './sql.js';
 
-type Lang = 'cs' | 'sk' | 'en' | 'de';
-const LANGS: readonly Lang[] = ['cs', 'sk', 'en', 'de'];
-export const languageOf = (header: string | undefined): Lang => {
-  const l = String(header ?? '')
-    .slice(0, 2)
-    .toLowerCase() as Lang;
-  return LANGS.includes(l) ? l : 'cs';
-};
+type Lang = Language;
 
 /** The lowest balance an offline deduction may leave: what the int `credit` column holds (D20). */
 export const CREDIT_FLOOR = -2_147_483_647;

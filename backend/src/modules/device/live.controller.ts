@@ -3,7 +3,7 @@ import { Controller, Get, Headers, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Right } from '../../common/access.js';
 import { AppError } from '../../common/app-error.js';
-import { languageOf } from './gate.service.js';
+import { acceptLanguage } from '@accredo/i18n';
 import { LiveService } from './live.service.js';
 
 /** The live view of an action: inside per zone, entries per hour, refusals by reason (issue 11). */
@@ -22,6 +22,6 @@ export class LiveController {
     if (!actionId || !/^[1-9]\d{0,9}$/.test(actionId))
       throw AppError.validation([{ path: 'actionId', key: actionId ? 'basics.invalidValue' : 'basics.requireField' }]);
     if (day !== undefined && !isDate(day)) throw AppError.validation([{ path: 'day', key: 'basics.enterCorrectDate' }]);
-    return this.live.view(Number(actionId), day ?? null, languageOf(language));
+    return this.live.view(Number(actionId), day ?? null, acceptLanguage(language));
   }
 }

@@ -5,7 +5,8 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from '../../common/app-error.js';
 import { toFieldErrors } from '../../common/zod.js';
 import { DeviceSessions } from './device-sessions.service.js';
-import { GateService, languageOf } from './gate.service.js';
+import { acceptLanguage } from '@accredo/i18n';
+import { GateService } from './gate.service.js';
 
 /** The one route that takes the lean path (issue 11 "speed", issue 16 "a lean request path"). */
 export const LEAN_SCAN_ROUTE = { method: 'POST', url: '/api/device/v1/scan' } as const;
@@ -75,12 +76,9 @@ export function createLeanScanHandler(sessions: DeviceSessions, gate: GateServic
   };
 
   return async (req, reply) => {
-    // the error filter's language: the header's first two letters, Czech when there is none
+    // the error filter's language (acceptLanguage, as every other answer)
     const header = req.headers['accept-language'];
-    const errorLang =
-      String(header ?? '')
-        .slice(0, 2)
-        .toLowerCase() || 'cs';
+    const errorLang = acceptLanguage(header);
     try {
       const raw = req.headers.authorization;
       const token = (Array.isArray(raw) ? raw[0] : raw)?.replace(/^Bearer\s+/i, '').trim() || undefined;
@@ -88,7 +86,7 @@ export function createLeanScanHandler(sessions: DeviceSessions, gate: GateServic
       const parsed = deviceScanSchema.safeParse(req.body ?? {});
       if (!parsed.success) throw AppError.validation(toFieldErrors(parsed.error));
       // `{"data": …}` as JSON text: the answer's stored serialisation, sent as it is
-      const answer = await gate.scanEnvelope(auth, parsed.data, languageOf(header as string | undefined));
+      const answer = await gate.scanEnvelope(auth, parsed.data, acceptLanguage(header as string | undefined));
       reply.header('content-type', 'application/json; charset=utf-8');
       return answer;
     } catch (error) {

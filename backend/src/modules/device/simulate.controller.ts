@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Right } from '../../common/access.js';
 import { ValidBody } from '../../common/zod.js';
-import { languageOf } from './gate.service.js';
+import { acceptLanguage } from '@accredo/i18n';
 import { SimulateService, simulatePersonSchema, simulateTemplateSchema } from './simulate.service.js';
 
 /** The rule simulator of the template form: decisions computed, nothing written (issue 11). */
@@ -20,7 +20,7 @@ export class SimulateController {
     @ValidBody(simulateTemplateSchema) body: z.output<typeof simulateTemplateSchema>,
     @Headers('accept-language') language: string | undefined,
   ) {
-    return this.simulate.template(body, languageOf(language));
+    return this.simulate.template(body, acceptLanguage(language));
   }
 
   /** One person's decision at every device of their action (and under the unsaved form when sent). */
@@ -31,6 +31,6 @@ export class SimulateController {
     @ValidBody(simulatePersonSchema) body: z.output<typeof simulatePersonSchema>,
     @Headers('accept-language') language: string | undefined,
   ) {
-    return this.simulate.person(body, languageOf(language));
+    return this.simulate.person(body, acceptLanguage(language));
   }
 }
