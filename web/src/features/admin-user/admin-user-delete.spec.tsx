@@ -1,7 +1,11 @@
 import { type AdminUser, buildRights } from '@accredo/domain';
 import type { RouteObject } from 'react-router';
-import { afterEach, describe, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expectDeleteGoesBack, expectDeleteRefusal } from '../../testing/delete-record';
+import { mockAdminApi } from '../../testing/mock-api';
+import { t } from '../../testing/render';
+import { renderWithSession } from '../../testing/session';
 import { AdminUserDetailPage } from './admin-user-detail-page';
 
 const user: AdminUser = {
@@ -42,7 +46,20 @@ describe('admin user detail: Delete (issue 15)', () => {
       listPath: '/admin-user',
     }));
 
-  it('says that one’s own account cannot be deleted, and stays', () =>
+  it('offers no Delete on one’s own account, and offers it on another’s', async () => {
+    const mine = mockAdminApi({ ...api, 'GET actual': user });
+    const own = renderWithSession(routes, '/admin-user/detail/4');
+    expect(await screen.findByRole('button', { name: t('adminUser.sendPasswordChange') })).toBeInTheDocument();
+    await vi.waitFor(() => expect(mine.calls.some((c) => c.path === 'actual')).toBe(true));
+    expect(screen.queryByRole('button', { name: t('recordDelete.button') })).toBeNull();
+    own.unmount();
+
+    mockAdminApi({ ...api, 'GET actual': { ...user, id: 9, login: 'me@example.com' } });
+    renderWithSession(routes, '/admin-user/detail/4');
+    expect(await screen.findByRole('button', { name: t('recordDelete.button') })).toBeInTheDocument();
+  });
+
+  it('says that one’s own account cannot be deleted when the server refuses, and stays', () =>
     expectDeleteRefusal({
       routes,
       path: '/admin-user/detail/4',

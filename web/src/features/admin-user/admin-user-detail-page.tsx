@@ -76,6 +76,10 @@ function AdminUserForm({ user }: { user?: AdminUser }) {
     defaultValues: adminUserFormValues(user),
   });
   const fieldError = useFieldError(form.formState.errors);
+  // One's own account cannot be deleted (the server refuses with ADMIN_USER_DELETE_SELF): Delete shows
+  // once the signed-in user is known to be someone else (or could not be loaded: the server still refuses).
+  const me = useQuery({ queryKey: ['admin', 'actual'], queryFn: adminApi.getActual, enabled: !isCreate });
+  const canDelete = !isCreate && (me.isError || (me.data !== undefined && me.data.id !== user.id));
   const showRights = !isCreate && (session.superuser || session.manageuser);
 
   const passwordRequest = useMutation({
@@ -137,14 +141,16 @@ function AdminUserForm({ user }: { user?: AdminUser }) {
             <WorkingButton variant="default" busy={passwordRequest.isPending} onClick={() => passwordRequest.mutate()}>
               {t('adminUser.sendPasswordChange')}
             </WorkingButton>
-            <DeleteRecordButton
-              page="adminUser"
-              name={user.login}
-              remove={() => adminApi.removeAdminUser(user.id)}
-              listPath="/admin-user"
-              queryKey={['admin', 'admin-user']}
-              recordKey={['admin', 'admin-user', user.id]}
-            />
+            {canDelete && (
+              <DeleteRecordButton
+                page="adminUser"
+                name={user.login}
+                remove={() => adminApi.removeAdminUser(user.id)}
+                listPath="/admin-user"
+                queryKey={['admin', 'admin-user']}
+                recordKey={['admin', 'admin-user', user.id]}
+              />
+            )}
           </Group>
         )}
       </PageHeader>
