@@ -32,7 +32,7 @@ test.describe
 
     test('find by filter and assign a group to the selection', async ({ page }) => {
       await page.goto('/accreditation');
-      await expect(page.getByRole('combobox', { name: 'Current action' })).toHaveValue('Festival');
+      await expect(page.getByRole('combobox', { name: 'Current event' })).toHaveValue('Festival');
       await expect(page.getByRole('row', { name: /Bohdan/ })).toBeVisible();
 
       await page.getByRole('button', { name: 'Options' }).click();

@@ -133,7 +133,7 @@ test.describe
         });
 
       await page.goto('/accreditation');
-      await expect(page.getByRole('combobox', { name: 'Current action' })).toHaveValue('Gala 2027');
+      await expect(page.getByRole('combobox', { name: 'Current event' })).toHaveValue('Gala 2027');
       await page.getByRole('button', { name: 'Options' }).click();
       await page.getByRole('menuitem', { name: 'Open filter' }).click();
       await page.getByRole('textbox', { name: 'Search text' }).fill('Crewmember');

@@ -33,7 +33,7 @@ test.describe
 
       await page.getByRole('button', { name: 'Preview' }).click();
       const dialog = page.getByRole('dialog', { name: 'Template preview' });
-      await expect(dialog.getByText('Shown with sample data of the current action.')).toBeVisible();
+      await expect(dialog.getByText('Shown with sample data of the current event.')).toBeVisible();
       const frame = dialog.frameLocator('iframe[title="Preview of the template"]');
       await expect(frame.locator('h1')).toHaveText('Jan Novák');
       await expect(frame.locator('p').first()).toHaveText('VIP · Expo 2027');
@@ -52,9 +52,9 @@ test.describe
     test('a group printing with the template, a person in it printed from the list', async ({ page }) => {
       await page.goto('/groups/create');
       await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Visitors');
-      await page.getByRole('combobox', { name: 'Action' }).click();
+      await page.getByRole('combobox', { name: 'Event' }).click();
       await page.getByRole('option', { name: 'Expo 2027' }).click();
-      await page.getByRole('combobox', { name: 'Accreditation template' }).click();
+      await page.getByRole('combobox', { name: 'Badge template' }).click();
       await page.getByRole('option', { name: 'Visitor badge' }).click();
       await page.getByRole('button', { name: 'Save' }).click();
       await expect(page.getByText('The group has been created')).toBeVisible();

@@ -86,7 +86,7 @@ test.describe
       await expect(page).toHaveURL(/\/device\/rules\/create/);
       await page.getByRole('textbox', { name: 'Name' }).fill('Main entrance');
       // Add took the open tab's action; entry is the default mode
-      await expect(page.getByRole('combobox', { name: 'Action' })).toHaveValue('Festival');
+      await expect(page.getByRole('combobox', { name: 'Event' })).toHaveValue('Festival');
       await expect(page.getByRole('combobox', { name: 'Mode' })).toHaveValue('1 – Entry (reader)');
 
       // spec §4/§5: a mode-1 rule needs its group; the form refuses to save without one
@@ -108,7 +108,7 @@ test.describe
       await choose(page, rule2.getByRole('combobox', { name: 'Group' }), 'Crew');
       await rule2.getByRole('button', { name: 'Add date rule' }).click();
       await expect(rule2.getByText(/must hold each person's date as YYYY-MM-DD/)).toBeVisible();
-      await choose(page, rule2.getByRole('combobox', { name: 'User field with a date' }), 'Valid from');
+      await choose(page, rule2.getByRole('combobox', { name: 'Custom field with a date' }), 'Valid from');
       await expect(rule2.getByRole('combobox', { name: 'Valid' })).toHaveValue('from the date');
 
       // the global rule lets in the groups without a rule (Press)
@@ -128,7 +128,7 @@ test.describe
       await expect(counts).toContainText('Refused: 2');
       const reasons = simulator.getByRole('table', { name: 'Decisions by reason' });
       // each refusal with its reason and how many people: Cecílie's date, Eva's missing group
-      for (const reason of ['The date in the user field is missing or invalid', 'The accreditation has no group']) {
+      for (const reason of ['The date in the custom field is missing or invalid', 'The accreditation has no group']) {
         const row = reasons.getByRole('row', { name: new RegExp(reason) });
         await expect(row.getByRole('cell')).toHaveText(['Refused', reason, '1']);
       }

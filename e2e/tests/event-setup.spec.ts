@@ -28,35 +28,35 @@ test.describe
       await page.getByRole('button', { name: 'Add an option' }).click();
       await page.getByRole('textbox', { name: 'Option 1' }).fill('M');
       await page.getByRole('button', { name: 'Save' }).click();
-      await expect(page.getByText('The user field has been created')).toBeVisible();
+      await expect(page.getByText('The custom field has been created')).toBeVisible();
 
       await page.goto('/action/create');
       await page.getByRole('textbox', { name: 'Name (Czech)' }).fill('Veletrh');
       await page.getByRole('textbox', { name: 'Name (English)' }).fill('Fair');
-      await page.getByRole('combobox', { name: 'Add a user field' }).click();
+      await page.getByRole('combobox', { name: 'Add a custom field' }).click();
       await page.getByRole('option', { name: /tshirt/ }).click();
       await page.getByRole('checkbox', { name: 'Hidden on the web' }).check();
       await page.getByRole('textbox', { name: 'Default value' }).fill('M');
 
-      await page.getByRole('tab', { name: 'Date' }).click();
-      await page.getByLabel('Date from').fill('2027-05-10T08:00');
-      await page.getByLabel('Date to').fill('2027-05-12T18:00');
-      await page.getByRole('switch', { name: 'Multi-day action' }).check({ force: true });
-      const dayInputs = page.getByRole('textbox', { name: 'Name on the accreditation' });
+      await page.getByRole('tab', { name: 'Dates' }).click();
+      await page.getByLabel('Start date').fill('2027-05-10T08:00');
+      await page.getByLabel('End date').fill('2027-05-12T18:00');
+      await page.getByRole('switch', { name: 'Multi-day event' }).check({ force: true });
+      const dayInputs = page.getByRole('textbox', { name: 'Name on the badge' });
       await expect(dayInputs).toHaveCount(3);
-      await page.getByLabel('Date to').fill('2027-05-11T18:00');
+      await page.getByLabel('End date').fill('2027-05-11T18:00');
       await expect(dayInputs).toHaveCount(2);
       await page.keyboard.press('Control+s');
-      await expect(page.getByText('The action has been created')).toBeVisible();
+      await expect(page.getByText('The event has been created')).toBeVisible();
       await expect(page).toHaveURL(/\/action\/detail\/\d+/);
 
       await page.reload();
       await expect(page.getByRole('textbox', { name: 'Name (English)' })).toHaveValue('Fair');
       await expect(page.getByRole('textbox', { name: 'Default value' })).toHaveValue('M');
-      await page.getByRole('tab', { name: 'Date' }).click();
+      await page.getByRole('tab', { name: 'Dates' }).click();
       await expect(dayInputs).toHaveCount(2);
       // Widen the range again: the removed day can be added back.
-      await page.getByLabel('Date to').fill('2027-05-12T18:00');
+      await page.getByLabel('End date').fill('2027-05-12T18:00');
       await page.getByRole('combobox', { name: 'Add a day' }).click();
       await page.getByRole('option').first().click();
       await expect(dayInputs).toHaveCount(3);
@@ -78,14 +78,14 @@ test.describe
       await page.goto('/zone/create');
       await page.getByRole('textbox', { name: 'Name', exact: true }).fill('VIP');
       await page.getByRole('textbox', { name: 'Name on the badge' }).fill('V');
-      await page.getByRole('combobox', { name: 'Action' }).click();
+      await page.getByRole('combobox', { name: 'Event' }).click();
       await page.getByRole('option', { name: 'Fair' }).click();
       await page.getByRole('button', { name: 'Save' }).click();
       await expect(page.getByText('The zone has been created')).toBeVisible();
 
       await page.goto('/groups/create');
       await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Press');
-      await page.getByRole('combobox', { name: 'Action' }).click();
+      await page.getByRole('combobox', { name: 'Event' }).click();
       await page.getByRole('option', { name: 'Fair' }).click();
       await page.getByRole('combobox', { name: 'Zones' }).click();
       await page.getByRole('option', { name: 'VIP' }).click();

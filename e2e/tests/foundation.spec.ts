@@ -24,7 +24,7 @@ test.describe
       await page.getByLabel('Multiple languages').check({ force: true });
       await page.getByRole('button', { name: 'Save' }).click();
       await expect(page).toHaveURL(/\/manage\/subject\/detail\/\d+/);
-      await expect(page.getByText('The subject has been created')).toBeVisible();
+      await expect(page.getByText('The organisation has been created')).toBeVisible();
       const subjectId = page.url().match(/detail\/(\d+)/)![1];
 
       await page.goto(`/manage/admin-user/create?subjectId=${subjectId}`);
@@ -53,8 +53,8 @@ test.describe
 
       await adminLogin(page, boss.email, boss.password);
       const nav = page.getByRole('navigation', { name: 'Main menu' });
-      await expect(nav.getByRole('link', { name: 'System users' })).toBeVisible();
-      await expect(nav.getByRole('link', { name: 'Subject' })).toBeVisible();
+      await expect(nav.getByRole('link', { name: 'Admin users' })).toBeVisible();
+      await expect(nav.getByRole('link', { name: 'Organisation' })).toBeVisible();
     });
 
     test('the admin switches language, edits the subject and creates a user with rights', async ({ page }) => {
@@ -67,14 +67,14 @@ test.describe
       await page.getByRole('combobox', { name: 'Jazyk' }).click();
       await page.getByRole('option', { name: 'English' }).click();
       await expect(
-        page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'System users' }),
+        page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Admin users' }),
       ).toBeVisible();
 
-      await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Subject' }).click();
+      await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Organisation' }).click();
       await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(`Brno Fair ${stamp}`);
       await page.getByRole('textbox', { name: 'Name', exact: true }).fill(`Brno Trade Fair ${stamp}`);
       await page.keyboard.press('Control+s');
-      await expect(page.getByText('The subject settings have been saved')).toBeVisible();
+      await expect(page.getByText('The organisation settings have been saved')).toBeVisible();
       await page.reload();
       await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(`Brno Trade Fair ${stamp}`);
 
@@ -85,13 +85,13 @@ test.describe
       await page.getByRole('button', { name: 'Save' }).click();
       await expect(page).toHaveURL(/\/admin-user\/detail\/\d+/);
       await page.getByRole('tab', { name: 'Rights' }).click();
-      const users = page.getByRole('group', { name: 'System users' });
+      const users = page.getByRole('group', { name: 'Admin users' });
       await users.getByLabel('Show').check();
       await page.getByRole('button', { name: 'Save' }).click();
       await expect(page.getByText('The user has been saved')).toBeVisible();
       await page.reload();
       await page.getByRole('tab', { name: 'Rights' }).click();
-      await expect(page.getByRole('group', { name: 'System users' }).getByLabel('Show')).toBeChecked();
+      await expect(page.getByRole('group', { name: 'Admin users' }).getByLabel('Show')).toBeChecked();
 
       await page.getByRole('button', { name: 'User menu' }).click();
       await page.getByRole('menuitem', { name: 'Log out' }).click();
@@ -110,14 +110,14 @@ test.describe
 
       await adminLogin(page, clerk.email, clerk.password);
       const nav = page.getByRole('navigation', { name: 'Main menu' });
-      await expect(nav.getByRole('link', { name: 'System users' })).toBeVisible();
-      await expect(nav.getByRole('link', { name: 'Subject' })).toHaveCount(0);
+      await expect(nav.getByRole('link', { name: 'Admin users' })).toBeVisible();
+      await expect(nav.getByRole('link', { name: 'Organisation' })).toHaveCount(0);
       await expect(nav.getByRole('link', { name: 'Gallery' })).toHaveCount(0);
       await page.goto('/subject');
       await expect(page.getByText('403')).toBeVisible();
 
       // may look at a user, not change one: the form says so and takes no input
-      await nav.getByRole('link', { name: 'System users' }).click();
+      await nav.getByRole('link', { name: 'Admin users' }).click();
       await page.getByRole('link', { name: `Edit: ${boss.email}` }).click();
       await expect(page.getByText('Read only')).toBeVisible();
       await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toBeDisabled();
@@ -126,16 +126,16 @@ test.describe
 
     test('leaving a form with unsaved changes asks first', async ({ page }) => {
       await adminLogin(page, boss.email, boss.password);
-      await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Subject' }).click();
+      await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Organisation' }).click();
       await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Changed but not saved');
       await expect(page.getByRole('button', { name: 'Discard changes' })).toBeVisible();
-      await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'System users' }).click();
+      await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Admin users' }).click();
       const dialog = page.getByRole('dialog', { name: 'Unsaved changes' });
       await expect(dialog).toBeVisible();
       await dialog.getByRole('button', { name: 'Stay' }).click();
       await expect(page).toHaveURL(/\/subject$/);
       await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Changed but not saved');
-      await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'System users' }).click();
+      await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Admin users' }).click();
       await page.getByRole('dialog', { name: 'Unsaved changes' }).getByRole('button', { name: 'Leave' }).click();
       await expect(page).toHaveURL(/\/admin-user$/);
     });

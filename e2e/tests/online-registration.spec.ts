@@ -50,7 +50,7 @@ test.describe
       await page.getByRole('link', { name: 'Add' }).click();
       await expect(page).toHaveURL(/\/web-channel\/create/);
       await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Public');
-      await expect(page.getByRole('combobox', { name: 'Action' })).toHaveValue('Fair');
+      await expect(page.getByRole('combobox', { name: 'Event' })).toHaveValue('Fair');
       await page.getByRole('tab', { name: 'Authorization' }).click();
       await page.getByRole('switch', { name: /Authorization required/ }).check({ force: true });
       await expect(page.getByRole('radio', { name: 'Password' })).toBeChecked();
@@ -104,11 +104,11 @@ test.describe
       await page.getByRole('textbox', { name: 'Company' }).fill('ACME');
       await page.getByRole('button', { name: 'Register' }).click();
       await expect(page.getByText('You have been registered.')).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Add next' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Register someone else' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
 
       // The same e-mail once more: refused with a clear message.
-      await page.getByRole('button', { name: 'Add next' }).click();
+      await page.getByRole('button', { name: 'Register someone else' }).click();
       await page.getByRole('textbox', { name: 'First name' }).fill('Petra');
       await page.getByRole('textbox', { name: 'Last name' }).fill('Veselá');
       await page.getByRole('textbox', { name: 'E-mail' }).fill('petra@online.test');
@@ -138,7 +138,7 @@ test.describe
       await expect(page.getByRole('heading', { name: 'Vielen Dank' })).toBeVisible();
       await expect(page.getByText('Sie wurden registriert.')).toBeVisible();
 
-      // 'Add next' checks the sign-in again: the code of one use is used up.
+      // 'Register someone else' checks the sign-in again: the code of one use is used up.
       await page.getByRole('button', { name: 'Weitere hinzufügen' }).click();
       await expect(page.getByText('Der Code ist aufgebraucht')).toBeVisible();
       await page.getByRole('textbox', { name: 'Code' }).fill('VIP-001');
@@ -169,7 +169,7 @@ test.describe
       await useEnglish(page);
       await adminLogin(page, admin.email, admin.password);
       await page.goto('/accreditation');
-      await expect(page.getByRole('combobox', { name: 'Current action' })).toHaveValue('Fair');
+      await expect(page.getByRole('combobox', { name: 'Current event' })).toHaveValue('Fair');
       await expect(page.getByRole('row', { name: /Petra/ })).toBeVisible();
       await expect(page.getByRole('row', { name: /Klaus/ })).toBeVisible();
       await expect(page.getByRole('row', { name: /Petra/ })).toHaveCount(1);
@@ -236,7 +236,7 @@ test.describe
       // only this visitor's data: nobody else registered through the form shows up
       await expect(thanks).not.toContainText('Petra');
       await expect(thanks).toContainText('A confirmation e-mail is on its way to eva@online.test.');
-      const next = await thanks.getByRole('button', { name: 'Add next' }).boundingBox();
+      const next = await thanks.getByRole('button', { name: 'Register someone else' }).boundingBox();
       expect(next?.height ?? 0).toBeGreaterThanOrEqual(44);
     });
 

@@ -58,7 +58,7 @@ test.describe
       await page.goto('/accreditation');
       await expect(page.getByRole('row', { name: /Greta/ })).toBeVisible({ timeout: 30_000 });
       await page.goto('/template');
-      await page.getByRole('tab', { name: 'Accreditation templates' }).click();
+      await page.getByRole('tab', { name: 'Badge templates' }).click();
       await expect(page.getByText('Badge with script')).toBeVisible();
       await page.goto('/app/online/no-such-channel');
       await expect(page.locator('#root')).not.toBeEmpty();

@@ -2,6 +2,51 @@ import { allRightPairs, ERRORS } from '@accredo/domain';
 import { describe, expect, it } from 'vitest';
 import { catalogueKeys, LANGUAGES, resources, translate } from './index.js';
 
+/**
+ * Texts that are rightly the same as the English one in another language: brand and format names,
+ * units, codes and the words Czech, Slovak and German share with English (E-mail, Logo, Online,
+ * Export, Name, Zone …). Any other text equal to the English one is an untranslated leftover.
+ */
+const SAME_IN_EVERY_LANGUAGE = new Set([
+  '–',
+  '—',
+  'X',
+  'Y',
+  '[Test]',
+  '{{amount}} Kč',
+  '{{count}} s',
+  '{{count}} min',
+  '{{count}} h',
+  'E-mail',
+  'Export',
+  'Import',
+  'ID',
+  'UID',
+  'URL',
+  'Link (URL)',
+  'HTML',
+  'HTML data',
+  'PDF',
+  'Logo',
+  'Online',
+  'Offline',
+  'Text',
+  'Report',
+  'Filter',
+  'Name',
+  'Organisation',
+  'Details',
+  'Superuser',
+  'Zone',
+  'Code',
+  'Barcode',
+  'Optional',
+  'Format',
+  'Option {{number}}',
+  'Version',
+  'Person',
+]);
+
 describe('message catalogues', () => {
   const cs = new Set(catalogueKeys(resources.cs));
 
@@ -10,6 +55,19 @@ describe('message catalogues', () => {
     expect(new Set(keys)).toEqual(cs);
     for (const key of keys) expect(translate(lang, key).trim(), key).not.toBe('');
   });
+
+  it.each(['cs', 'sk', 'de'] as const)(
+    '%s is translated: no text is the English one, but for names and codes',
+    (lang) => {
+      const raw = (tree: object, key: string) =>
+        key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], tree);
+      const same = catalogueKeys(resources[lang]).filter((key) => {
+        const text = raw(resources[lang], key);
+        return text === raw(resources.en, key) && !SAME_IN_EVERY_LANGUAGE.has(text as string);
+      });
+      expect(same.map((key) => `${key}: ${raw(resources[lang], key)}`)).toEqual([]);
+    },
+  );
 
   it('labels every right of the catalogue and every page', () => {
     for (const [page, action] of allRightPairs()) {
