@@ -58,6 +58,7 @@ import { PdfJobEntity } from '../modules/pdf/pdf-job.entity.js';
 import { ActionExtension1764100300000 } from './migrations/1764100300000-action-extension.js';
 import { PdfJobRetry1764100800000 } from './migrations/1764100800000-pdf-job-retry.js';
 import { AccreditationWebChannel1764101100011 } from './migrations/1764101100011-accreditation-web-channel.js';
+import { DashboardCounts1764102000000 } from './migrations/1764102000000-dashboard-counts.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -123,6 +124,7 @@ export const MIGRATIONS = [
   PdfJobRetry1764100800000,
   SearchFold1764100500000,
   AccreditationWebChannel1764101100011,
+  DashboardCounts1764102000000,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */

@@ -1,6 +1,10 @@
+import { localDay } from '@accredo/access';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DashboardCounts1764102000000 } from '../../database/migrations/1764102000000-dashboard-counts.js';
 import { ml, seedPeople } from '../../testing/mail.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
+import { readDate } from '../device/sql.js';
 import { AccreditationEntity, AccreditationGroupEntity } from '../accreditation/accreditation.entity.js';
 import { MailQueueEntity, type MailStatus } from '../mail/mail-queue.entity.js';
 
@@ -142,5 +146,169 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
     expect(data.listOfAccreditation.length).toBeLessThanOrEqual(10);
     // nothing of another subject
     expect((await get(stranger)).body.data.listOfAccreditation).toEqual([]);
+  });
+
+  /**
+   * The charts read counts the database triggers keep (migration 1764102000000): after every way an
+   * accreditation comes, goes or moves they equal a count of the accreditations themselves.
+   */
+  describe('counts kept by every path', () => {
+    let token: string;
+    let subject: number;
+    const call = (method: string, path: string, body?: unknown) =>
+      t.api(method, `/api/admin/v1/${path}`, { token, body });
+    const chart = async () => {
+      const res = await t.api('GET', '/api/admin/v1/dashboard', { token });
+      expect(res.status).toBe(200);
+      return res.body.data as {
+        accreditationChartData: { date: string; actionId: number; source: string; count: number }[];
+        basicData: { userCount: number };
+      };
+    };
+    /** The same rows counted straight from the accreditations, on days of Prague. */
+    const truth = async () => {
+      const rows = await t.ds
+        .getRepository(AccreditationEntity)
+        .find({ where: { subjectId: subject }, select: { id: true, actionId: true, source: true, createdAt: true } });
+      const out = new Map<string, { date: string; actionId: number; source: string; count: number }>();
+      for (const r of rows) {
+        const date = localDay(readDate(r.createdAt), 'Europe/Prague');
+        const source = r.source === 'web' ? 'web' : 'admin';
+        const key = `${date} ${r.actionId} ${source}`;
+        const row = out.get(key) ?? { date, actionId: r.actionId, source, count: 0 };
+        row.count++;
+        out.set(key, row);
+      }
+      return [...out.values()].sort(
+        (a, b) => a.date.localeCompare(b.date) || a.actionId - b.actionId || a.source.localeCompare(b.source),
+      );
+    };
+    /** Totals per action and source, and the chart equal to the truth. */
+    const expectCounts = async (expected: Record<string, number>) => {
+      const data = await chart();
+      expect(data.accreditationChartData).toEqual(await truth());
+      const totals: Record<string, number> = {};
+      for (const r of data.accreditationChartData)
+        totals[`${r.actionId}:${r.source}`] = (totals[`${r.actionId}:${r.source}`] ?? 0) + r.count;
+      expect(totals).toEqual(expected);
+      expect(data.basicData.userCount).toBe(Object.values(expected).reduce((a, b) => a + b, 0));
+    };
+    const importSheet = async (actionId: number, rows: string[][]) => {
+      const res = await fetch(`${t.url}/api/admin/v1/user/import/template/${actionId}`, {
+        headers: { authorization: token },
+      });
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load((await res.arrayBuffer()) as never);
+      for (const r of rows) wb.worksheets[0].addRow(r);
+      const dataFile = `data:application/vnd.openxmlformats-officedocument.spreadsheetml.sheet;base64,${Buffer.from(await wb.xlsx.writeBuffer()).toString('base64')}`;
+      return call('POST', 'user/import', { actionId, dataFile, zonesImportType: 1 });
+    };
+
+    beforeAll(async () => {
+      const s = await createSubject(t, { timeZone: 'Europe/Prague' });
+      subject = s.id;
+      token = await loginAs(t, await createAdminUser(t, s, { superuser: true }));
+    });
+
+    it('admin create, online registration, import (and a failed one), copy, both deletes, a move and a new time', async () => {
+      const body = { dateFrom: '2027-07-01T08:00', dateTo: '2027-07-03T18:00' };
+      const a = (await call('POST', 'action', { name: ml('Gamma'), ...body })).body.data;
+      const b = (await call('POST', 'action', { name: ml('Delta'), ...body })).body.data;
+      const person = (n: number, actionId = a.id) => ({
+        actionId,
+        firstname: `P${n}`,
+        lastname: 'Count',
+        email: `p${n}@example.com`,
+      });
+      await expectCounts({});
+
+      // the office adds two
+      const p1 = (await call('POST', 'user', person(1))).body.data;
+      expect((await call('POST', 'user', person(2))).status).toBe(201);
+      await expectCounts({ [`${a.id}:admin`]: 2 });
+
+      // one registers on the web channel
+      const channel = (await call('POST', 'web-channel', { name: 'Web', actionId: a.id })).body.data;
+      const online = await t.api('POST', `/api/online/v1/accreditation/${channel.channelKey}`, {
+        body: { firstname: 'W', lastname: 'Eb', email: 'web@example.com', customField: [] },
+      });
+      expect(online.status).toBe(201);
+      await expectCounts({ [`${a.id}:admin`]: 2, [`${a.id}:web`]: 1 });
+
+      // an import of two; a sheet with a bad row imports nothing and counts nothing
+      const imported = await importSheet(b.id, [
+        ['Imp', 'One', 'imp1@example.com'],
+        ['Imp', 'Two', 'imp2@example.com'],
+      ]);
+      expect(imported.body).toEqual({ data: { imported: 2 } });
+      const failed = await importSheet(b.id, [
+        ['Imp', 'Three', 'imp3@example.com'],
+        ['Imp', 'Four', 'not-an-email'],
+      ]);
+      expect(failed.status).toBe(400);
+      await expectCounts({ [`${a.id}:admin`]: 2, [`${a.id}:web`]: 1, [`${b.id}:admin`]: 2 });
+
+      // p1 copied to the other action: one more there
+      const copied = await call('POST', 'user/copy', { actualAction: a.id, actionId: b.id, userId: [p1.id] });
+      expect(copied.status).toBe(200);
+      await expectCounts({ [`${a.id}:admin`]: 2, [`${a.id}:web`]: 1, [`${b.id}:admin`]: 3 });
+
+      // removed from the action (type 1), then p1 deleted from the system (type 2: both actions)
+      const [imp1] = await t.ds
+        .getRepository(AccreditationEntity)
+        .find({ where: { subjectId: subject, email: 'imp1@example.com' } });
+      expect((await call('POST', 'user/delete', { actionId: b.id, userId: [imp1.id], type: 1 })).status).toBe(200);
+      await expectCounts({ [`${a.id}:admin`]: 2, [`${a.id}:web`]: 1, [`${b.id}:admin`]: 2 });
+      expect((await call('POST', 'user/delete', { actionId: a.id, userId: [p1.id], type: 2 })).status).toBe(200);
+      await expectCounts({ [`${a.id}:admin`]: 1, [`${a.id}:web`]: 1, [`${b.id}:admin`]: 1 });
+
+      // any statement that moves a person to another action, source or time moves the count
+      const repo = t.ds.getRepository(AccreditationEntity);
+      const [web] = await repo.find({ where: { subjectId: subject, source: 'web' } });
+      await repo.update({ id: web.id }, { actionId: b.id });
+      await expectCounts({ [`${a.id}:admin`]: 1, [`${b.id}:web`]: 1, [`${b.id}:admin`]: 1 });
+      await repo.update({ id: web.id }, { source: 'admin', createdAt: new Date('2025-03-01T23:30:00Z') });
+      await expectCounts({ [`${a.id}:admin`]: 1, [`${b.id}:admin`]: 2 });
+      // 23:30 UTC is the next day in Prague
+      expect((await chart()).accreditationChartData[0]).toEqual({
+        date: '2025-03-02',
+        actionId: b.id,
+        source: 'admin',
+        count: 1,
+      });
+      // a change of another column leaves the counts alone
+      await repo.update({ id: web.id }, { firstname: 'Renamed', createdAt: new Date('2025-03-01T23:59:00Z') });
+      await expectCounts({ [`${a.id}:admin`]: 1, [`${b.id}:admin`]: 2 });
+      // an emptied hour leaves no row behind
+      const [{ n }] = await t.ds.query(
+        'SELECT COUNT(*) AS n FROM accreditation_hourly WHERE subjectId = ? AND registrations <= 0',
+        [subject],
+      );
+      expect(Number(n)).toBe(0);
+    });
+
+    it('the migration fills the counts from the accreditations already there', async () => {
+      const before = await chart();
+      expect(before.basicData.userCount).toBeGreaterThan(0);
+      const migration = new DashboardCounts1764102000000();
+      const q = t.ds.createQueryRunner();
+      try {
+        await migration.down(q);
+        await migration.up(q);
+      } finally {
+        await q.release();
+      }
+      expect(await chart()).toEqual(before);
+      await expectCounts({
+        ...Object.fromEntries(
+          before.accreditationChartData.map((r) => [
+            `${r.actionId}:${r.source}`,
+            before.accreditationChartData
+              .filter((x) => x.actionId === r.actionId && x.source === r.source)
+              .reduce((n, x) => n + x.count, 0),
+          ]),
+        ),
+      });
+    });
   });
 });
