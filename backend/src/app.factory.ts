@@ -5,10 +5,12 @@ import { type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import multipart from '@fastify/multipart';
 import { AppModule } from './app.module.js';
 import { ErrorFilter } from './common/error.filter.js';
 import { addWebHooks, serveWebApp, setSecurityHeaders } from './common/web-app.js';
 import { leanScan } from './modules/device/scan-route.js';
+import { leanAdminRoutes } from './modules/session/lean-admin.js';
 import type { AppConfig } from './config/config.js';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -19,6 +21,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const filter = new ErrorFilter(webDist);
   // POST api/device/v1/scan answers through a lean handler, not Nest's pipeline (issue 11 speed).
   const scanRoute = leanScan();
+  // GET authorization and user/check/{bc} likewise (issue 16, modules/session/lean-admin.ts).
+  const adminRoutes = leanAdminRoutes();
   const adapter: FastifyAdapter = new FastifyAdapter({
     // What Fastify answers itself (malformed URL, over-long parameter, unparsable request) gets the
     // error envelope too; the security hook Nest would run there still runs.
@@ -40,6 +44,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     if (typeof limit === 'number') route.bodyLimit = limit;
     filter.addRoute(route.method, route.url);
     scanRoute.onRoute(route);
+    adminRoutes.onRoute(route);
   });
   // Security headers on every answer; no source maps, no index.html for a missing asset (issue 10 items 6, 11).
   addWebHooks(adapter.getInstance());
@@ -49,6 +54,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   app.useGlobalFilters(filter);
   scanRoute.bind(app);
+  adminRoutes.bind(app);
   // `content-type: application/json` with no body (as many clients send a POST without data) is an
   // empty body, not Fastify's 400 FST_ERR_CTP_EMPTY_JSON_BODY; anything else is parsed as before.
   const json = adapter.getInstance().getDefaultJsonParser('error', 'error');
@@ -57,6 +63,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     { bodyLimit: adapter.getInstance().initialConfig.bodyLimit },
     (req, body, done) => (body.length ? json(req as never, body as never, done) : done(null, undefined)),
   );
+  // multipart/form-data, read as a stream by the routes that take a file (the import's upload);
+  // each such route sets its own limits when it reads (accreditation-files.service.ts)
+  await app.register(multipart as never, { limits: { files: 1, fields: 20, fieldSize: 1024, parts: 30 } });
   if (webDist) await serveWebApp(app, webDist);
 
   const doc = SwaggerModule.createDocument(

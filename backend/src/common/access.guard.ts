@@ -5,12 +5,34 @@ import { DeviceSessions } from '../modules/device/device-sessions.service.js';
 import { TokenService } from '../modules/session/token.service.js';
 import { ACCESS_KEY, type Access } from './access.js';
 import { AppError } from './app-error.js';
-import type { AppRequest } from './request.js';
+import type { AdminAuth, AppRequest } from './request.js';
 
-function headerToken(req: AppRequest, name: string): string | undefined {
+function headerToken(req: Pick<AppRequest, 'headers'>, name: string): string | undefined {
   const value = req.headers[name];
   const raw = Array.isArray(value) ? value[0] : value;
   return raw?.replace(/^Bearer\s+/i, '').trim() || undefined;
+}
+
+/**
+ * An admin route's access (its `@Right`, `@AnyRight`, `@AdminSession` or `@ManageUserOnly` marking)
+ * for the request's `authorization` token: the session from TokenService's in-process cache (an
+ * inactive or unverified user's token is revoked: TOKEN_INVALID), then the right. Shared by the
+ * guard and the lean admin routes (modules/session/lean-admin.ts), so both answer alike.
+ */
+export async function adminAccess(
+  tokens: TokenService,
+  req: Pick<AppRequest, 'headers'>,
+  access: Extract<Access, { kind: 'admin' }>,
+): Promise<AdminAuth> {
+  const rawToken = headerToken(req, 'authorization');
+  const { token, user } = await tokens.resolveAdmin(rawToken);
+  // Only a manageuser works in a subject other than their own (the switcher of spec §2).
+  const subjectId = user.manageuser ? (token.subjectId ?? user.subjectId) : user.subjectId;
+  if (access.manageuser && !user.manageuser) throw new AppError('FORBIDDEN');
+  if (access.right && !hasRight(user, access.right[0], access.right[1])) throw new AppError('FORBIDDEN');
+  if (access.anyRight && !access.anyRight.some(([page, action]) => hasRight(user, page, action)))
+    throw new AppError('FORBIDDEN');
+  return { kind: 'admin', user, token, rawToken: rawToken!, subjectId };
 }
 
 /**
@@ -48,16 +70,7 @@ export class AccessGuard implements CanActivate {
       return true;
     }
 
-    const rawToken = headerToken(req, 'authorization');
-    // cached in process; an inactive or unverified user's token is revoked (TOKEN_INVALID)
-    const { token, user } = await this.tokens.resolveAdmin(rawToken);
-    // Only a manageuser works in a subject other than their own (the switcher of spec §2).
-    const subjectId = user.manageuser ? (token.subjectId ?? user.subjectId) : user.subjectId;
-    req.auth = { kind: 'admin', user, token, rawToken: rawToken!, subjectId };
-    if (access.manageuser && !user.manageuser) throw new AppError('FORBIDDEN');
-    if (access.right && !hasRight(user, access.right[0], access.right[1])) throw new AppError('FORBIDDEN');
-    if (access.anyRight && !access.anyRight.some(([page, action]) => hasRight(user, page, action)))
-      throw new AppError('FORBIDDEN');
+    req.auth = await adminAccess(this.tokens, req, access);
     return true;
   }
 }

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DataSource } from 'typeorm';
+import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
+import type { SubjectEntity } from '../subject/subject.entity.js';
+import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
+
+const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
+
+/**
+ * Issue 16: GET authorization and GET user/check/{bc} answer on the lean path (lean-admin.ts),
+ * with the same answers, access and errors as through Nest's pipeline.
+ */
+describe('lean admin routes', () => {
+  let t: TestApp;
+  let subject: SubjectEntity;
+  let token: string;
+  let person: any;
+  let actionId: number;
+  const admin = (method: string, path: string, tok?: string, headers?: Record<string, string>) =>
+    t.api(method, `/api/admin/v1/${path}`, { token: tok, headers });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    subject = await createSubject(t);
+    token = await loginAs(t, await createAdminUser(t, subject, { superuser: true }));
+    const post = async (path: string, body: unknown) => {
+      const res = await t.api('POST', `/api/admin/v1/${path}`, { token, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data;
+    };
+    const phone = await post('custom-field', { name: 'phone', label: ml('Telefon'), customFieldType: 1 });
+    const action = await post('action', { name: ml('Fair'), customField: [{ id: phone.id }], multiDay: false });
+    actionId = action.id;
+    const zoneB = await post('zone', { name: 'Hall B', actionId });
+    const zoneA = await post('zone', { name: 'Hall A', actionId });
+    const g2 = await post('groups', { name: 'Press', actionId });
+    const g1 = await post('groups', { name: 'Crew', actionId });
+    person = await post('user', {
+      actionId,
+      firstname: 'Eva',
+      lastname: 'Nováková',
+      email: 'eva@example.com',
+      groupIds: [g1.id, g2.id],
+      zones: [zoneA.id, zoneB.id],
+      days: [],
+      customField: [{ id: phone.id, value: '601 234 567' }],
+    });
+  });
+  afterAll(() => t.close());
+
+  it('answers the check by code as the person read through TypeORM, plus the badge read', async () => {
+    const full = await admin('GET', `user/${actionId}/${person.id}`, token);
+    expect(full.status).toBe(200);
+    for (const code of [person.bc, person.bc.toLowerCase(), ` ${person.bc} `]) {
+      const res = await admin('GET', `user/check/${encodeURIComponent(code)}`, token);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toBeTruthy();
+      expect(res.body).toEqual({
+        data: { ...full.body.data, checked: { code: person.bc, version: 0, superseded: false } },
+      });
+    }
+  });
+
+  it('reads a badge version: the valid one, a superseded one, one never printed', async () => {
+    const replacedAt = new Date('2026-03-01T10:00:00.123Z');
+    await t.ds
+      .getRepository(AccreditationEntity)
+      .update({ id: person.id }, { badgeVersion: 2, badgeReplacedAt: replacedAt });
+    try {
+      const valid = await admin('GET', `user/check/${person.bc}-2`, token);
+      expect(valid.body.data.checked).toEqual({ code: `${person.bc}-2`, version: 2, superseded: false });
+      expect(valid.body.data.badgeCode).toBe(`${person.bc}-2`);
+      expect(valid.body.data.badgeReplacedAt).toBe(replacedAt.toISOString());
+      const old = await admin('GET', `user/check/${person.bc}`, token);
+      expect(old.body.data.checked).toEqual({ code: person.bc, version: 0, superseded: true });
+      expect((await admin('GET', `user/check/${person.bc}-3`, token)).body.error.code).toBe('BC_NOT_EXIST');
+    } finally {
+      await t.ds
+        .getRepository(AccreditationEntity)
+        .update({ id: person.id }, { badgeVersion: 0, badgeReplacedAt: null });
+    }
+  });
+
+  it('refuses as the guard does: no token, a wrong one, no right, another subject, an unknown code', async () => {
+    const none = await admin('GET', `user/check/${person.bc}`);
+    expect([none.status, none.body.error.code]).toEqual([401, 'UNAUTHORIZED']);
+    const wrong = await admin('GET', 'authorization', 'nope');
+    expect([wrong.status, wrong.body.error.code]).toEqual([401, 'TOKEN_INVALID']);
+    const reader = await loginAs(t, await createAdminUser(t, subject, { grant: [['user', 'getUser']] }));
+    const denied = await admin('GET', `user/check/${person.bc}`, reader, { 'accept-language': 'de' });
+    expect([denied.status, denied.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    // the message in the caller's language, as ErrorFilter writes every error
+    const deniedEn = await admin('GET', `user/check/${person.bc}`, reader, { 'accept-language': 'en' });
+    expect(denied.body.error.message).toBeTruthy();
+    expect(denied.body.error.message).not.toBe(deniedEn.body.error.message);
+    expect((await admin('GET', 'authorization', reader)).status).toBe(200);
+    const checker = await loginAs(t, await createAdminUser(t, subject, { grant: [['user', 'checkUser']] }));
+    expect((await admin('GET', `user/check/${person.bc}`, checker)).status).toBe(200);
+    const stranger = await loginAs(t, await createAdminUser(t, await createSubject(t), { superuser: true }));
+    const other = await admin('GET', `user/check/${person.bc}`, stranger);
+    expect([other.status, other.body.error.code]).toEqual([404, 'BC_NOT_EXIST']);
+    for (const code of ['NOPE0000', 'not a code', 'x'.repeat(40), '%27--']) {
+      const res = await admin('GET', `user/check/${encodeURIComponent(code)}`, token);
+      expect([res.status, res.body.error?.code]).toEqual([404, 'BC_NOT_EXIST']);
+    }
+  });
+
+  it('answers a warm GET authorization with no SQL statement, and a check with two on the driver', async () => {
+    const ds = t.app.get(DataSource);
+    expect((await admin('GET', 'authorization', token)).status).toBe(200);
+    const typeorm = vi.spyOn(ds, 'query');
+    const runner = vi.spyOn(ds.driver, 'createQueryRunner');
+    const session = await admin('GET', 'authorization', token);
+    expect(session.status).toBe(200);
+    expect(session.body.data).toMatchObject({ token, superuser: true, subject: { id: subject.id } });
+    expect((await admin('GET', `user/check/${person.bc}`, token)).status).toBe(200);
+    expect(typeorm).not.toHaveBeenCalled();
+    expect(runner).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+  });
+
+  it('sees a rights change at once', async () => {
+    const user = await createAdminUser(t, subject, { grant: [['user', 'checkUser']] });
+    const tok = await loginAs(t, user);
+    expect((await admin('GET', `user/check/${person.bc}`, tok)).status).toBe(200);
+    const res = await t.api('PUT', `/api/admin/v1/admin-user/${user.id}`, {
+      token,
+      body: { login: user.login, name: user.name, rights: { user: { checkUser: { is: false } } } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await admin('GET', `user/check/${person.bc}`, tok)).status).toBe(403);
+  });
+});

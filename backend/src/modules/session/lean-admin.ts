@@ -1,0 +1,104 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { DataSource } from 'typeorm';
+import { ACCESS_KEY, type Access } from '../../common/access.js';
+import { adminAccess } from '../../common/access.guard.js';
+import type { AdminAuth } from '../../common/request.js';
+import { AccreditationController } from '../accreditation/accreditation.controller.js';
+import { CheckByCode } from '../accreditation/check-by-code.js';
+import { SessionController } from './session.controller.js';
+import { SessionService } from './session.service.js';
+import { TokenService } from './token.service.js';
+
+type AdminAccess = Extract<Access, { kind: 'admin' }>;
+
+interface LeanAdminRoute {
+  method: 'GET';
+  url: string;
+  /** the Nest handler whose access marking (`@Right`, `@AdminSession` …) the lean route enforces */
+  marked: () => object;
+  answer: (app: INestApplicationContext) => (auth: AdminAuth, req: FastifyRequest) => Promise<unknown>;
+}
+
+/**
+ * The signed-in admin calls that take the lean path (issue 16 "a lean request path"): a cheap one
+ * every page makes (GET authorization) and the check by code of the badge check page, read by
+ * prepared statements on the driver (CheckByCode).
+ */
+export const LEAN_ADMIN_ROUTES: LeanAdminRoute[] = [
+  {
+    method: 'GET',
+    url: '/api/admin/v1/authorization',
+    marked: () => SessionController.prototype.authorization,
+    answer: (app) => {
+      const sessions = app.get(SessionService, { strict: false });
+      return (auth) => sessions.session(auth.user, auth.rawToken, auth.subjectId);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/admin/v1/user/check/:bc',
+    marked: () => AccreditationController.prototype.check,
+    answer: (app) => {
+      const checker = new CheckByCode(app.get(DataSource, { strict: false }));
+      return (auth, req) => checker.check(auth.subjectId, (req.params as { bc: string }).bc);
+    },
+  },
+];
+
+type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/**
+ * These routes answer without Nest's per-request pipeline (guard, interceptors, the tenant's
+ * AsyncLocalStorage, the exception zone), as the gate's scan route does (device/scan-route.ts).
+ * They stay declared on their controllers (OpenAPI, the route walk of routes.spec.ts, their access
+ * marking); `onRoute` swaps the handler Nest registers on Fastify, so Fastify's hooks (security
+ * headers) and its error handler (Nest's, i.e. ErrorFilter: the envelope in the caller's language)
+ * still apply and the answers are the same:
+ * - access: `adminAccess`, the guard's own function, with the handler's marking (the session from
+ *   TokenService's cache, the right of spec §6);
+ * - answer: `{data: …}` serialised here (DataEnvelopeInterceptor's shape);
+ * - errors: thrown, so ErrorFilter answers them as for every other route.
+ * ACCREDO_ADMIN_PATH=nest leaves Nest's handlers in place (the benches measure both paths).
+ */
+export function leanAdminRoutes() {
+  const handlers = new Map<string, Handler>();
+  const key = (method: string, url: string) => `${method} ${url}`;
+  return {
+    onRoute(route: RouteOptions): void {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const lean = LEAN_ADMIN_ROUTES.find((r) => r.url === route.url && methods.includes(r.method));
+      if (!lean) return;
+      const nest = route.handler;
+      const id = key(lean.method, lean.url);
+      // until bind() ran (it runs before Nest registers its routes) the Nest handler answers
+      route.handler = function (this: unknown, req, reply) {
+        const handler = handlers.get(id);
+        return handler ? handler(req, reply) : nest.call(this as never, req, reply);
+      };
+    },
+    /** Called with the created app, before `app.init()` registers the routes. */
+    bind(app: INestApplicationContext): void {
+      if (process.env.ACCREDO_ADMIN_PATH === 'nest') return;
+      const tokens = app.get(TokenService, { strict: false });
+      for (const route of LEAN_ADMIN_ROUTES) {
+        const access = Reflect.getMetadata(ACCESS_KEY, route.marked()) as Access | undefined;
+        if (access?.kind !== 'admin') throw new Error(`lean route ${route.url}: its handler is not an admin route`);
+        handlers.set(key(route.method, route.url), leanHandler(tokens, access, route.answer(app)));
+      }
+    },
+  };
+}
+
+function leanHandler(
+  tokens: TokenService,
+  access: AdminAccess,
+  answer: (auth: AdminAuth, req: FastifyRequest) => Promise<unknown>,
+): Handler {
+  return async (req, reply) => {
+    const auth = await adminAccess(tokens, req, access);
+    const data = await answer(auth, req);
+    reply.header('content-type', 'application/json; charset=utf-8');
+    return JSON.stringify({ data: data ?? null });
+  };
+}
