@@ -9,7 +9,7 @@ import {
   type MultiText,
   sharePercent,
 } from '@accredo/domain';
-import { isTimeZone, localDay } from '@accredo/access';
+import { isTimeZone, localDateTime } from '@accredo/access';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, In } from 'typeorm';
@@ -30,6 +30,44 @@ export interface DashboardData {
 }
 
 const EMPTY: MultiText = { cs: '', sk: '', en: '', de: '' };
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/** The instant an `accreditation_hourly.utcHour` ('YYYY-MM-DD HH') begins. */
+const hourAt = (utcHour: string) => Date.parse(`${utcHour.slice(0, 10)}T${utcHour.slice(11, 13)}:00:00Z`);
+
+/** The time zone's offset from UTC at an instant, in minutes. */
+function offsetAt(at: number, timeZone: string): number {
+  const minute = Math.floor(at / 60_000) * 60_000;
+  const local = localDateTime(minute, timeZone);
+  return Math.round((Date.parse(`${local.day}T${local.time}:00Z`) - minute) / 60_000);
+}
+
+/**
+ * The zone's offsets over the hours from `lo` to `hi`: the first hour of each stretch with one
+ * offset ('YYYY-MM-DD HH') and the offset in minutes. Read a day at a time; a day whose offset
+ * changes is searched for the hour it changes at.
+ */
+export function offsetSegments(lo: number, hi: number, timeZone: string): { from: string; offset: number }[] {
+  const hourText = (at: number) => new Date(at).toISOString().slice(0, 13).replace('T', ' ');
+  const out = [{ from: hourText(lo), offset: offsetAt(lo, timeZone) }];
+  if (Number.isNaN(lo) || Number.isNaN(hi)) return out;
+  for (let at = lo; at < hi; at += DAY) {
+    const next = Math.min(at + DAY, hi);
+    const last = out[out.length - 1].offset;
+    if (offsetAt(next, timeZone) === last) continue;
+    // the first hour after `at` with another offset
+    let a = at;
+    let b = next;
+    while (b - a > HOUR) {
+      const mid = a + Math.floor((b - a) / HOUR / 2) * HOUR;
+      if (offsetAt(mid, timeZone) === last) a = mid;
+      else b = mid;
+    }
+    out.push({ from: hourText(b), offset: offsetAt(b, timeZone) });
+  }
+  return out;
+}
 
 /**
  * The dashboard's data (spec §3 Dashboard data): the tiles' counts, the registrations per day,
@@ -93,39 +131,52 @@ export class DashboardService {
 
   /**
    * Registrations per day of the subject's time zone, action and source, in date order, from the
-   * hourly counts the triggers keep (`accreditation_hourly`, migration 1764102000000): a few rows
-   * per hour of registering whatever the number of people. Each UTC hour is put on its local day
-   * here, so a change of the subject's time zone applies at once; zones off the hour by 30 or 45
-   * minutes put that part of an hour on the day the hour begins in. Also the actions that have
-   * accreditations (for the latest registrations).
+   * hourly counts the triggers keep (`accreditation_hourly`, migration 1764102000000): the database
+   * sums the subject's hours into local days itself, with the zone's UTC offsets over the span of
+   * the counts worked out here (one per stretch between daylight-saving changes), so a few hundred
+   * rows come back whatever the number of people, and a change of the subject's time zone applies
+   * at once. Zones off the hour by 30 or 45 minutes put that part of an hour on the day the hour
+   * begins in. Also the actions that have accreditations (for the latest registrations).
    */
   private async perDay(subjectId: number): Promise<{ perDay: DashboardChartRow[]; actionIds: number[] }> {
-    const [rows, subject] = await Promise.all([
-      this.ds.query(
-        `SELECT utcHour AS h, actionId AS actionId, source AS source, registrations AS n FROM accreditation_hourly
-         WHERE subjectId = ? AND registrations > 0`,
-        [subjectId],
-      ) as Promise<{ h: unknown; actionId: unknown; source: unknown; n: unknown }[]>,
+    const [[span], subject] = await Promise.all([
+      this.ds.query('SELECT MIN(utcHour) AS lo, MAX(utcHour) AS hi FROM accreditation_hourly WHERE subjectId = ?', [
+        subjectId,
+      ]) as Promise<{ lo: unknown; hi: unknown }[]>,
       this.ds.getRepository(SubjectEntity).findOne({ where: { id: subjectId }, select: { id: true, timeZone: true } }),
     ]);
+    if (!span?.lo || !span?.hi) return { perDay: [], actionIds: [] };
     const timeZone = subject?.timeZone && isTimeZone(subject.timeZone) ? subject.timeZone : 'Europe/Prague';
-    const days = new Map<string, string>();
+    const segments = offsetSegments(hourAt(String(span.lo)), hourAt(String(span.hi)), timeZone);
+    const sqlite = isSqlite(this.ds);
+    const dayOf = (minutes: number) =>
+      sqlite
+        ? `date(utcHour || ':00', '${minutes >= 0 ? '+' : ''}${minutes} minutes')`
+        : `DATE_FORMAT(DATE_ADD(CONCAT(utcHour, ':00'), INTERVAL ${minutes} MINUTE), '%Y-%m-%d')`;
+    const day =
+      segments.length === 1
+        ? dayOf(segments[0].offset)
+        : `CASE ${segments
+            .slice(1)
+            .map((_, i) => `WHEN utcHour < ? THEN ${dayOf(segments[i].offset)}`)
+            .join(' ')} ELSE ${dayOf(segments[segments.length - 1].offset)} END`;
+    const rows: { d: unknown; actionId: unknown; source: unknown; n: unknown }[] = await this.ds.query(
+      `SELECT ${day} AS d, actionId AS actionId, source AS source, SUM(registrations) AS n
+       FROM accreditation_hourly WHERE subjectId = ? GROUP BY d, actionId, source`,
+      [...segments.slice(1).map((seg) => seg.from), subjectId],
+    );
     const merged = new Map<string, DashboardChartRow>();
     const actionIds = new Set<number>();
     for (const r of rows) {
-      const utcHour = String(r.h).replace(' ', 'T');
-      let date = days.get(utcHour);
-      if (date === undefined) {
-        const at = Date.parse(`${utcHour}:00:00Z`);
-        date = Number.isNaN(at) ? utcHour.slice(0, 10) : localDay(at, timeZone);
-        days.set(utcHour, date);
-      }
+      const date = String(r.d);
       const actionId = Number(r.actionId);
+      const count = Number(r.n);
+      if (count <= 0) continue;
       actionIds.add(actionId);
       const source: DashboardSource = r.source === 'web' ? 'web' : 'admin';
       const key = `${date}\n${actionId}\n${source}`;
       const row = merged.get(key) ?? { date, actionId, source, count: 0 };
-      row.count += Number(r.n);
+      row.count += count;
       merged.set(key, row);
     }
     const perDay = [...merged.values()].sort(

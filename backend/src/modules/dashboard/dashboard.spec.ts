@@ -5,6 +5,7 @@ import { DashboardCounts1764102000000 } from '../../database/migrations/17641020
 import { ml, seedPeople } from '../../testing/mail.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { readDate } from '../device/sql.js';
+import { offsetSegments } from './dashboard.service.js';
 import { AccreditationEntity, AccreditationGroupEntity } from '../accreditation/accreditation.entity.js';
 import { MailQueueEntity, type MailStatus } from '../mail/mail-queue.entity.js';
 
@@ -152,6 +153,22 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
    * The charts read counts the database triggers keep (migration 1764102000000): after every way an
    * accreditation comes, goes or moves they equal a count of the accreditations themselves.
    */
+  it('finds the UTC offsets of a time zone over a span, one stretch per daylight-saving change', () => {
+    const at = (iso: string) => Date.parse(iso);
+    expect(offsetSegments(at('2025-01-01T00:00:00Z'), at('2025-12-31T23:00:00Z'), 'Europe/Prague')).toEqual([
+      { from: '2025-01-01 00', offset: 60 },
+      { from: '2025-03-30 01', offset: 120 },
+      { from: '2025-10-26 01', offset: 60 },
+    ]);
+    expect(offsetSegments(at('2025-03-30T05:00:00Z'), at('2025-03-30T05:00:00Z'), 'Asia/Kolkata')).toEqual([
+      { from: '2025-03-30 05', offset: 330 },
+    ]);
+    expect(offsetSegments(at('2025-03-01T00:00:00Z'), at('2025-03-20T00:00:00Z'), 'America/New_York')).toEqual([
+      { from: '2025-03-01 00', offset: -300 },
+      { from: '2025-03-09 07', offset: -240 },
+    ]);
+  });
+
   describe('counts kept by every path', () => {
     let token: string;
     let subject: number;
@@ -285,6 +302,38 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
         [subject],
       );
       expect(Number(n)).toBe(0);
+    });
+
+    it("puts each hour on its day of the subject's time zone across daylight-saving changes", async () => {
+      const action = (
+        await call('POST', 'action', { name: ml('Dst'), dateFrom: '2025-03-29T08:00', dateTo: '2025-10-27T18:00' })
+      ).body.data;
+      const times = [
+        '2025-03-29T23:30:00Z', // Prague +1: 00:30 on the 30th
+        '2025-03-30T21:30:00Z', // +2 since 01:00 UTC: 23:30 on the 30th
+        '2025-03-30T22:30:00Z', // 00:30 on the 31st
+        '2025-10-25T22:30:00Z', // +2: 00:30 on the 26th
+        '2025-10-26T22:30:00Z', // +1 since 01:00 UTC: 23:30 on the 26th
+        '2025-10-26T23:00:00Z', // 00:00 on the 27th
+      ];
+      const ids = await seedPeople(
+        t,
+        subject,
+        action.id,
+        times.map((_, i) => ({ firstname: `D${i}`, lastname: 'St', email: `dst${i}@example.com` })),
+      );
+      const repo = t.ds.getRepository(AccreditationEntity);
+      for (const [i, id] of ids.entries()) await repo.update({ id }, { createdAt: new Date(times[i]) });
+      const data = await chart();
+      expect(data.accreditationChartData).toEqual(await truth());
+      expect(data.accreditationChartData.filter((r) => r.actionId === action.id)).toEqual(
+        [
+          ['2025-03-30', 2],
+          ['2025-03-31', 1],
+          ['2025-10-26', 2],
+          ['2025-10-27', 1],
+        ].map(([date, count]) => ({ date, actionId: action.id, source: 'admin', count })),
+      );
     });
 
     it('the migration fills the counts from the accreditations already there', async () => {
