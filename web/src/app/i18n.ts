@@ -26,6 +26,12 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
 });
 
+// The page's language is the UI's (issue 15): screen readers pronounce it, the browser hyphenates and
+// translates by it; whichever way the language changes (switcher, profile, public pages).
+i18n.on('languageChanged', (language) => {
+  if (typeof document !== 'undefined' && isLanguage(language)) document.documentElement.lang = language;
+});
+
 /** The language the user chose before (the switcher remembers it), if any. */
 export function rememberedLanguage(): Language | null {
   const value = readStorage(STORAGE_KEYS.language);

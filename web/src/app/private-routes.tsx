@@ -86,7 +86,7 @@ export const adminRoutes: RouteObject[] = [
   ...deviceRoutes,
   ...webChannelRoutes,
   ...templateRoutes,
-  { path: '*', element: <NotFoundPage /> },
+  { path: '*', handle: { title: 'basics.notFoundTitle' } satisfies RouteHandle, element: <NotFoundPage /> },
 ];
 
 export const manageRoutes: RouteObject[] = [
@@ -111,7 +111,11 @@ export const manageRoutes: RouteObject[] = [
       { path: 'detail/:id', handle: crumb('adminUser.detail'), element: <ManageAdminUserDetailPage /> },
     ],
   },
-  { path: '*', element: <ErrorPage homePath="/manage" /> },
+  {
+    path: '*',
+    handle: { title: 'basics.notFoundTitle' } satisfies RouteHandle,
+    element: <ErrorPage homePath="/manage" />,
+  },
 ];
 
 /**

@@ -1,21 +1,28 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { type ReactNode, useMemo, useState } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
 import { i18n } from './i18n';
 import { LayoutSettingsProvider, useLayoutSettings } from './layout-settings';
 import { createQueryClient } from './query-client';
-
-const theme = createTheme({ primaryColor: 'violet', defaultRadius: 'sm' });
+import { cssVariablesResolver, localTheme } from './theme';
 
 function ThemedApp({ children, env }: { children: ReactNode; env?: 'default' | 'test' }) {
   const { settings } = useLayoutSettings();
+  const { t } = useTranslation();
+  const closeLabel = t('basics.close');
+  const theme = useMemo(() => localTheme(closeLabel), [closeLabel]);
   return (
-    <MantineProvider theme={theme} forceColorScheme={settings.background} env={env}>
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      forceColorScheme={settings.background}
+      env={env}
+    >
       <Notifications position="top-right" />
       <ModalsProvider>{children}</ModalsProvider>
     </MantineProvider>

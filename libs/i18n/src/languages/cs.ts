@@ -22,6 +22,7 @@ import gate from '../locales/gate/cs.json' with { type: 'json' };
 import extension_screens from '../locales/extension-screens/cs.json' with { type: 'json' };
 import preview from '../locales/preview/cs.json' with { type: 'json' };
 import dashboard from '../locales/dashboard/cs.json' with { type: 'json' };
+import a11y from '../locales/a11y/cs.json' with { type: 'json' };
 import { buildCatalogue } from '../merge.js';
 
 /**
@@ -53,4 +54,5 @@ export default /* @__PURE__ */ buildCatalogue(base, [
   extension_screens,
   preview,
   dashboard,
+  a11y,
 ]);

@@ -22,6 +22,7 @@ import gate from '../locales/gate/en.json' with { type: 'json' };
 import extension_screens from '../locales/extension-screens/en.json' with { type: 'json' };
 import preview from '../locales/preview/en.json' with { type: 'json' };
 import dashboard from '../locales/dashboard/en.json' with { type: 'json' };
+import a11y from '../locales/a11y/en.json' with { type: 'json' };
 import { buildCatalogue } from '../merge.js';
 
 /**
@@ -53,4 +54,5 @@ export default /* @__PURE__ */ buildCatalogue(base, [
   extension_screens,
   preview,
   dashboard,
+  a11y,
 ]);

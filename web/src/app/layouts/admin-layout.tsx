@@ -13,8 +13,11 @@ import { LayoutSettingsDrawer } from '../../features/layout/layout-settings-draw
 import { SubjectSwitcher } from '../../features/layout/subject-switcher';
 import { UserMenu } from '../../features/layout/user-menu';
 import { useAdminSession } from '../admin-session';
+import { useRouteTitle } from '../document-title';
 import { applyLanguage, storedLanguage } from '../i18n';
 import { type Shade, useLayoutSettings } from '../layout-settings';
+import { DIMMED } from '../theme';
+import { mainTarget, SkipLink } from './skip-link';
 
 /** A dark area inside a light page: Mantine's colour variables re-pointed for that element. */
 export function areaStyle(shade: Shade, background: Shade): CSSProperties | undefined {
@@ -24,7 +27,7 @@ export function areaStyle(shade: Shade, background: Shade): CSSProperties | unde
     color: 'var(--mantine-color-dark-0)',
     ['--mantine-color-body' as string]: 'var(--mantine-color-dark-7)',
     ['--mantine-color-text' as string]: 'var(--mantine-color-dark-0)',
-    ['--mantine-color-dimmed' as string]: 'var(--mantine-color-dark-2)',
+    ['--mantine-color-dimmed' as string]: DIMMED.dark,
     ['--mantine-color-default' as string]: 'var(--mantine-color-dark-6)',
     ['--mantine-color-default-hover' as string]: 'var(--mantine-color-dark-5)',
     ['--mantine-color-default-color' as string]: 'var(--mantine-color-white)',
@@ -42,6 +45,7 @@ export function AdminLayout() {
   const [mobileOpened, mobile] = useDisclosure(false);
   const [settingsOpened, settingsDrawer] = useDisclosure(false);
   const multiLanguage = session.subject.multiLanguage;
+  useRouteTitle('menu.dashboard');
 
   // Spec §1: without multi-language the UI is Czech; with it, the remembered choice applies.
   useEffect(() => {
@@ -50,55 +54,58 @@ export function AdminLayout() {
 
   const small = settings.smallSidebar;
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={{ width: small ? 72 : 260, breakpoint: 'sm', collapsed: { mobile: !mobileOpened } }}
-      padding="md"
-    >
-      <AppShell.Header style={areaStyle(settings.navbar, settings.background)}>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger
-              opened={mobileOpened}
-              onClick={mobile.toggle}
-              hiddenFrom="sm"
-              size="sm"
-              aria-label={t('layout.toggleMenu')}
-            />
-            <Burger
-              opened={!small}
-              onClick={() => update({ smallSidebar: !small })}
-              visibleFrom="sm"
-              size="sm"
-              aria-label={t('layout.toggleMenu')}
-            />
-            <Text component={Link} to="/" fw={800} size="lg" c="inherit" td="none">
-              Accredo
-            </Text>
+    <>
+      <SkipLink />
+      <AppShell
+        header={{ height: 60 }}
+        navbar={{ width: small ? 72 : 260, breakpoint: 'sm', collapsed: { mobile: !mobileOpened } }}
+        padding="md"
+      >
+        <AppShell.Header style={areaStyle(settings.navbar, settings.background)}>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger
+                opened={mobileOpened}
+                onClick={mobile.toggle}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label={t('layout.toggleMenu')}
+              />
+              <Burger
+                opened={!small}
+                onClick={() => update({ smallSidebar: !small })}
+                visibleFrom="sm"
+                size="sm"
+                aria-label={t('layout.toggleMenu')}
+              />
+              <Text component={Link} to="/" fw={800} size="lg" c="inherit" td="none">
+                Accredo
+              </Text>
+            </Group>
+            <Group gap="sm" wrap="nowrap" align="flex-end">
+              {/^\/accreditation(\/|$)/.test(location.pathname) && hasRight(session, 'action', 'get') && (
+                <ActionSwitcher />
+              )}
+              {session.manageuser && <SubjectSwitcher session={session} />}
+              {multiLanguage && <LanguageSwitcher />}
+              <ActionIcon variant="default" size="lg" aria-label={t('layout.settings')} onClick={settingsDrawer.open}>
+                <IconAdjustments size={20} />
+              </ActionIcon>
+              <UserMenu session={session} />
+            </Group>
           </Group>
-          <Group gap="sm" wrap="nowrap" align="flex-end">
-            {/^\/accreditation(\/|$)/.test(location.pathname) && hasRight(session, 'action', 'get') && (
-              <ActionSwitcher />
-            )}
-            {session.manageuser && <SubjectSwitcher session={session} />}
-            {multiLanguage && <LanguageSwitcher />}
-            <ActionIcon variant="default" size="lg" aria-label={t('layout.settings')} onClick={settingsDrawer.open}>
-              <IconAdjustments size={20} />
-            </ActionIcon>
-            <UserMenu session={session} />
-          </Group>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="xs" style={areaStyle(settings.sidebar, settings.background)}>
-        <AppShell.Section grow component={ScrollArea}>
-          <AdminMenu holder={session} small={small} onNavigate={mobile.close} />
-        </AppShell.Section>
-      </AppShell.Navbar>
-      <AppShell.Main>
-        <BreadcrumbBar />
-        <Outlet />
-      </AppShell.Main>
-      <LayoutSettingsDrawer opened={settingsOpened} onClose={settingsDrawer.close} />
-    </AppShell>
+        </AppShell.Header>
+        <AppShell.Navbar p="xs" style={areaStyle(settings.sidebar, settings.background)}>
+          <AppShell.Section grow component={ScrollArea}>
+            <AdminMenu holder={session} small={small} onNavigate={mobile.close} />
+          </AppShell.Section>
+        </AppShell.Navbar>
+        <AppShell.Main {...mainTarget}>
+          <BreadcrumbBar />
+          <Outlet />
+        </AppShell.Main>
+        <LayoutSettingsDrawer opened={settingsOpened} onClose={settingsDrawer.close} />
+      </AppShell>
+    </>
   );
 }

@@ -1,5 +1,7 @@
 import { Box, Container } from '@mantine/core';
 import { Outlet } from 'react-router';
+import { useRouteTitle } from '../document-title';
+import { mainTarget, SkipLink } from './skip-link';
 import './online-layout.css';
 
 /**
@@ -7,17 +9,22 @@ import './online-layout.css';
  * phones; the page's main landmark, with the touch sizes of online-layout.css.
  */
 export function OnlineLayout() {
+  useRouteTitle();
   return (
-    <Box
-      component="main"
-      className="online-page"
-      mih="100vh"
-      bg="var(--mantine-color-gray-light)"
-      py={{ base: 'sm', sm: 'xl' }}
-    >
-      <Container size="md" px={{ base: 'xs', sm: 'md' }}>
-        <Outlet />
-      </Container>
-    </Box>
+    <>
+      <SkipLink />
+      <Box
+        component="main"
+        {...mainTarget}
+        className="online-page"
+        mih="100vh"
+        bg="var(--mantine-color-gray-light)"
+        py={{ base: 'sm', sm: 'xl' }}
+      >
+        <Container size="md" px={{ base: 'xs', sm: 'md' }}>
+          <Outlet />
+        </Container>
+      </Box>
+    </>
   );
 }

@@ -1,13 +1,28 @@
 import { Center, Paper, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
+import { useRouteTitle } from '../document-title';
+import { mainTarget, SkipLink } from './skip-link';
 
-/** The blank frame of the login and password-link pages. */
+/** The tab's title of each page of this frame, by its path. */
+const TITLES: [RegExp, string][] = [
+  [/^\/login/, 'basics.loginTitle'],
+  [/^\/forgot-password\//, 'basics.setNewPasswordTitle'],
+  [/^\/verify\//, 'basics.verifyTitle'],
+  [/^\/manage\/login/, 'manage.title'],
+];
+
+/** The blank frame of the login and password-link pages: the page's main landmark. */
 export function PublicLayout() {
+  const { pathname } = useLocation();
+  useRouteTitle(TITLES.find(([path]) => path.test(pathname))?.[1]);
   return (
-    <Center mih="100vh" p="md" bg="var(--mantine-color-gray-light)">
-      <Outlet />
-    </Center>
+    <>
+      <SkipLink />
+      <Center component="main" {...mainTarget} mih="100vh" p="md" bg="var(--mantine-color-gray-light)">
+        <Outlet />
+      </Center>
+    </>
   );
 }
 

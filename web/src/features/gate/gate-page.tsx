@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type GateNetwork, getGateToken, setGateUnauthorizedHandler } from '../../api/gate';
+import { useRouteTitle } from '../../app/document-title';
 import { GatePairing } from './gate-pairing';
 import { GATE_CONFIG_KEY, GateScreen } from './gate-screen';
 import { forgetStation, useStationEvents } from './station-events';
@@ -21,6 +22,7 @@ export function GatePage({ network }: { network?: GateNetwork }) {
   const [revoked, setRevoked] = useState(false);
   const station = useStationEvents();
   const stationPaired = station?.status.paired;
+  useRouteTitle('gate.title');
 
   useEffect(() => {
     setGateUnauthorizedHandler(() => {

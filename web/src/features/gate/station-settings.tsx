@@ -22,6 +22,7 @@ import type { TFunction } from 'i18next';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useRouteTitle } from '../../app/document-title';
 
 /**
  * `/gate/settings` (issue 12): the station's settings screen, shown only when the page is served by
@@ -240,6 +241,7 @@ const fromNone = (value: string | null) => (!value || value === NONE ? '' : valu
 
 export function StationSettingsPage() {
   const { t } = useTranslation();
+  useRouteTitle('gate.settings.title');
   const [loaded, setLoaded] = useState<StationSettings | null>(null);
   const [missing, setMissing] = useState(false);
   const [form, setForm] = useState<SettingsForm | null>(null);

@@ -1,5 +1,5 @@
 import { Alert, Paper } from '@mantine/core';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 
@@ -19,16 +19,8 @@ const AUTH_LOST = ['AUTH_INVALID', 'TOKEN_EXPIRED', 'TOKEN_INVALID', 'USED_WEB_C
 export const isAuthLost = (error: unknown): error is ApiError =>
   error instanceof ApiError && (error.status === 401 || AUTH_LOST.includes(error.code));
 
-/** The tab's title names the page (issue 15); the title before it comes back when the page goes. */
-export function useDocumentTitle(title: string) {
-  useEffect(() => {
-    const before = document.title;
-    document.title = title;
-    return () => {
-      document.title = before;
-    };
-  }, [title]);
-}
+/** The tab's title names the page (issue 15); the route's title comes back when the page goes. */
+export { useDocumentTitle } from '../../app/document-title';
 
 export const ONLINE_KEY = (channelKey: string) => ['online', channelKey] as const;
 
