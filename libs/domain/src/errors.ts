@@ -31,6 +31,10 @@ export const ERRORS = {
   INVALID_IMPORT_FILE_FORMAT: { status: 400, key: 'errors.INVALID_IMPORT_FILE_FORMAT' },
   IMPORT_FILE_EMPTY: { status: 400, key: 'errors.IMPORT_FILE_EMPTY' },
   IMPORT_COLUMNS_MISMATCH: { status: 400, key: 'errors.IMPORT_COLUMNS_MISMATCH' },
+  /** the upload route: an old binary .xls (by its first bytes), to be saved as .xlsx */
+  IMPORT_FILE_XLS: { status: 400, key: 'errors.IMPORT_FILE_XLS' },
+  /** the upload route: the file went over the import's limit while it streamed in (details.limitMb) */
+  IMPORT_FILE_TOO_LARGE: { status: 413, key: 'errors.IMPORT_FILE_TOO_LARGE' },
   NO_PHOTOS_TO_EXPORT: { status: 400, key: 'errors.NO_PHOTOS_TO_EXPORT' },
   GEOCODING_DISABLED: { status: 404, key: 'errors.GEOCODING_DISABLED' },
   GEOCODING_FAILED: { status: 502, key: 'errors.GEOCODING_FAILED' },
@@ -83,6 +87,8 @@ export const ERRORS = {
   ADMIN_USER_DELETE_SELF: { status: 409, key: 'errors.ADMIN_USER_DELETE_SELF' },
   ACTION_HAS_ACCREDITATIONS: { status: 409, key: 'errors.ACTION_HAS_ACCREDITATIONS' },
   IMAGE_IN_USE: { status: 409, key: 'errors.IMAGE_IN_USE' },
+  // Archived records (issue 15) are no target of anything new: an archived action takes no people.
+  ACTION_ARCHIVED: { status: 409, key: 'errors.ACTION_ARCHIVED' },
   INTERNAL_ERROR: { status: 500, key: 'errors.INTERNAL_ERROR' },
 } as const satisfies Record<string, { status: number; key: string }>;
 

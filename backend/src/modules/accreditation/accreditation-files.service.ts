@@ -6,7 +6,7 @@ import {
   type ImportRowCode,
   imageNameKey,
   importRowSchema,
-  type importSchema,
+  importSchema,
   isImageFileName,
   REQUIRED,
 } from '@accredo/domain';
@@ -14,22 +14,28 @@ import { translate } from '@accredo/i18n';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import ExcelJS from 'exceljs';
-import { type DataSource, In, type Repository } from 'typeorm';
+import type { FastifyRequest } from 'fastify';
+import type { Multipart } from '@fastify/multipart';
+import type { DataSource, Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
-import { applyGroupDefaults } from '../action-extension/extension-core.js';
-import { randomCode } from '../../common/crypto.js';
+import { toFieldErrors, ZodPipe } from '../../common/zod.js';
+import { runCore } from '../action-extension/extension-core.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import {
-  AccreditationEntity,
-  AccreditationGroupEntity,
-  AccreditationValueEntity,
-  AccreditationZoneEntity,
-  searchText,
-} from './accreditation.entity.js';
+  IMPORT_BATCH,
+  IMPORT_MAX_BYTES,
+  isOle2,
+  isZip,
+  peek,
+  type ReadyRow,
+  Spill,
+  type WriteInput,
+  writeCore,
+} from './accreditation-import.js';
 import { AccreditationImagesService } from './accreditation-images.service.js';
 import { type ActionField, AccreditationService } from './accreditation.service.js';
 
@@ -41,6 +47,9 @@ const FIXED = ['firstname', 'lastname', 'email', 'group', 'zones', 'bc'] as cons
 const PHOTO_COLUMN = 'photo';
 const MAX_ERRORS = 500;
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** The import's options (spec §5 Import) without the file: the JSON body's schema less `dataFile`. */
+export const importOptionsSchema = importSchema.omit({ dataFile: true });
+export type ImportOptions = z.output<typeof importOptionsSchema>;
 
 /** The text of a cell whatever exceljs made of it (rich text, hyperlink, formula result, date, number). */
 function cellText(value: ExcelJS.CellValue): string {
@@ -136,13 +145,11 @@ export class AccreditationFilesService {
   private readonly actions: TenantRepository<ActionEntity>;
   private readonly groups: TenantRepository<GroupEntity>;
   private readonly zones: TenantRepository<ZoneEntity>;
-  private readonly scoped: TenantRepository<AccreditationEntity>;
 
   constructor(
     @InjectRepository(ActionEntity) actions: Repository<ActionEntity>,
     @InjectRepository(GroupEntity) groups: Repository<GroupEntity>,
     @InjectRepository(ZoneEntity) zones: Repository<ZoneEntity>,
-    @InjectRepository(AccreditationEntity) repo: Repository<AccreditationEntity>,
     @InjectDataSource() private readonly ds: DataSource,
     private readonly accreditations: AccreditationService,
     private readonly photos: AccreditationImagesService,
@@ -150,7 +157,6 @@ export class AccreditationFilesService {
     this.actions = new TenantRepository(actions);
     this.groups = new TenantRepository(groups);
     this.zones = new TenantRepository(zones);
-    this.scoped = new TenantRepository(repo);
   }
 
   private async action(id: number): Promise<ActionEntity> {
@@ -177,17 +183,107 @@ export class AccreditationFilesService {
     return { file: Buffer.from(await wb.xlsx.writeBuffer()), name: `import-${action.id}.xlsx` };
   }
 
-  async import(input: z.output<typeof importSchema>): Promise<{ imported: number }> {
+  /** The action of an import and the import types it needs (spec §5 Import). */
+  private async importAction(input: ImportOptions): Promise<ActionEntity> {
     const action = await this.action(input.actionId);
+    // an archived action takes no new people (issue 15)
+    if (action.archivedAt) throw new AppError('ACTION_ARCHIVED');
     // spec §5 Import: extensionImportType (1 manual, 2 from the group) is required when the action has extensions
     if ((action.extension ?? []).length && !input.extensionImportType)
       throw AppError.validation([{ path: 'extensionImportType', key: 'basics.requireField' }]);
+    return action;
+  }
+
+  /** POST user/import (spec §7): the sheet as a base64 data URL in the JSON body. */
+  async import(input: z.output<typeof importSchema>): Promise<{ imported: number }> {
+    const action = await this.importAction(input);
     const match = /^(?:data:[\w/.+-]*;base64,)?([A-Za-z0-9+/=\s]+)$/.exec(input.dataFile);
     if (!match) throw new AppError('DATA_BASE64_INVALID');
     const data = Buffer.from(match[1].replace(/\s+/g, ''), 'base64');
     // An .xlsx is a zip: anything else (a renamed text file, an old .xls) is refused up front.
-    if (data.length < 4 || data.readUInt32LE(0) !== 0x04034b50) throw new AppError('INVALID_IMPORT_FILE_FORMAT');
+    if (!isZip(data)) throw new AppError('INVALID_IMPORT_FILE_FORMAT');
+    return this.importSheet(action, input, Readable.from([data]));
+  }
 
+  /**
+   * POST user/import/file (multipart/form-data): the options as fields first (actionId,
+   * zonesImportType, extensionImportType), checked by the JSON route's schema, then the file as
+   * `dataFile`, read as it streams in.
+   */
+  async importMultipart(req: FastifyRequest): Promise<{ imported: number }> {
+    if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+    const values: Record<string, unknown> = {};
+    let parts: AsyncIterableIterator<Multipart>;
+    try {
+      parts = req.parts({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
+    } catch {
+      throw new AppError('BAD_REQUEST');
+    }
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        // the form's numbers arrive as text; the schema of the JSON body takes numbers
+        const text = String(part.value ?? '').trim();
+        values[part.fieldname] = /^\d{1,10}$/.test(text) ? Number(text) : text;
+        continue;
+      }
+      if (part.fieldname !== 'dataFile') {
+        part.file.resume();
+        continue;
+      }
+      let options: ImportOptions;
+      try {
+        options = new ZodPipe(importOptionsSchema).transform(values);
+      } catch (err) {
+        part.file.resume();
+        throw err;
+      }
+      return this.importUpload(options, part.file);
+    }
+    const missing = importOptionsSchema.safeParse(values);
+    throw AppError.validation([
+      ...(missing.success ? [] : toFieldErrors(missing.error)),
+      { path: 'dataFile', key: 'accreditationImport.chooseFile' },
+    ]);
+  }
+
+  /**
+   * The sheet streamed from a multipart upload, straight into the reader,
+   * never held whole. Over `IMPORT_MAX_BYTES`: 413 IMPORT_FILE_TOO_LARGE (whatever was read is
+   * thrown away); an old binary .xls (by its first bytes): IMPORT_FILE_XLS, "save it as .xlsx".
+   */
+  async importUpload(input: ImportOptions, file: Readable): Promise<{ imported: number }> {
+    let tooLarge = false;
+    file.once('limit', () => {
+      tooLarge = true;
+    });
+    try {
+      const action = await this.importAction(input);
+      const { head, stream } = await peek(file, 8);
+      if (isOle2(head)) throw new AppError('IMPORT_FILE_XLS');
+      if (!isZip(head)) throw new AppError('INVALID_IMPORT_FILE_FORMAT');
+      return await this.importSheet(action, input, stream, () => {
+        if (tooLarge) throw new AppError('IMPORT_FILE_TOO_LARGE', { limitMb: IMPORT_MAX_BYTES / 1024 / 1024 });
+      });
+    } catch (err) {
+      if (tooLarge) throw new AppError('IMPORT_FILE_TOO_LARGE', { limitMb: IMPORT_MAX_BYTES / 1024 / 1024 });
+      throw err;
+    } finally {
+      // whatever is left of the upload flows on and is dropped, so the answer reaches the client
+      file.resume();
+    }
+  }
+
+  /**
+   * Both import routes: phase 1 reads and checks the sheet as it streams in (rows that pass go to
+   * a spill file, a batch at a time), phase 2 writes them in one transaction when no row failed
+   * (accreditation-import.ts). `complete` throws when the stream was cut short (the size limit).
+   */
+  private async importSheet(
+    action: ActionEntity,
+    input: ImportOptions,
+    source: Readable,
+    complete: () => void = () => {},
+  ): Promise<{ imported: number }> {
     const fields = await this.accreditations.actionFields(action);
     const groups = new Map(
       (await this.groups.find({ where: { actionId: action.id } })).map((g) => [g.name.toLowerCase(), g]),
@@ -195,221 +291,208 @@ export class AccreditationFilesService {
     const zones = new Map(
       (await this.zones.find({ where: { actionId: action.id } })).map((z) => [z.name.toLowerCase(), z]),
     );
-    const existingEmails = new Set(
-      (await this.scoped.find({ where: { actionId: action.id }, select: { email: true, subjectId: true } })).map(
-        (r) => r.email,
-      ),
-    );
+    const photoAt = FIXED.length + fields.length;
 
-    type Row = {
-      line: number;
-      firstname: string;
-      lastname: string;
-      email: string;
-      groupId: number | null;
-      zoneIds: number[];
-      bc: string | null;
-      imageName: string | null;
-      values: Record<string, unknown>;
-      texts: { fieldId: number; value: string }[];
+    /** A row read and checked on its own; the checks against the database come per batch. */
+    type Pending = ReadyRow & {
+      errs: ImportRowCode[];
+      /** where EMAIL_EXIST_ON_ROW_ goes when the database has the e-mail (null: not to check) */
+      emailAt: number | null;
     };
-    const rows: Row[] = [];
     const errors: { row: number; code: ImportRowCode }[] = [];
     const seenEmails = new Set<string>();
-    const wantedCodes: string[] = [];
-    const fail = (row: number, code: ImportRowCode) => {
-      if (errors.length < MAX_ERRORS) errors.push({ row, code });
+    const fileCodes = new Set<string>();
+    const consumed = new Set<number>();
+    const spill = new Spill();
+    let pending: Pending[] = [];
+
+    /** The database's part of the checks for a batch, then its rows into the spill file (or errors). */
+    const flush = async () => {
+      const batch = pending;
+      pending = [];
+      if (!batch.length) return;
+      const emails = batch.filter((r) => r.emailAt !== null).map((r) => r.email);
+      const existing = new Set<string>(
+        emails.length
+          ? (
+              (await this.ds.query(
+                `SELECT email FROM accreditation WHERE actionId = ? AND email IN (${emails.map(() => '?').join(', ')})`,
+                [action.id, ...emails],
+              )) as { email: string }[]
+            ).map((r) => r.email)
+          : [],
+      );
+      const codes = batch.flatMap((r) => (r.bc ? [r.bc] : []));
+      // Barcodes given in the file must be new to the whole system (spec §8 BC_EXIST_).
+      const taken = new Set<string>(
+        codes.length
+          ? (
+              (await this.ds.query(`SELECT bc FROM accreditation WHERE bc IN (${codes.map(() => '?').join(', ')})`, [
+                ...codes,
+              ])) as { bc: string }[]
+            ).map((r) => r.bc)
+          : [],
+      );
+      for (const r of batch) {
+        if (r.emailAt !== null && existing.has(r.email)) r.errs.splice(r.emailAt, 0, 'EMAIL_EXIST_ON_ROW_');
+        // as before: a code is checked on rows without other errors, and in the file's order
+        if (!r.errs.length && r.bc) {
+          if (taken.has(r.bc) || fileCodes.has(r.bc)) r.errs.push('BC_EXIST_');
+          fileCodes.add(r.bc);
+        }
+        for (const code of r.errs) if (errors.length < MAX_ERRORS) errors.push({ row: r.line, code });
+      }
+      if (errors.length) return; // nothing of a failed import is kept; the rest is only checked
+      // Photos uploaded before the sheet (images first) become the rows' photos in the same transaction.
+      const kept = await this.photos.keptPhotos(
+        action.id,
+        batch.flatMap((r) => (r.imageName ? [imageNameKey(r.imageName)] : [])),
+      );
+      for (const r of batch) {
+        const photo = r.imageName ? kept.get(imageNameKey(r.imageName)) : undefined;
+        if (photo) {
+          r.imageId = photo.imageId;
+          consumed.add(photo.id);
+        }
+      }
+      spill.write(batch.map(({ errs: _e, emailAt: _a, ...row }) => row));
     };
 
     try {
-      const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(data), {
-        entries: 'emit',
-        sharedStrings: 'cache',
-        worksheets: 'emit',
-      });
-      let sheetDone = false;
-      for await (const sheet of reader) {
-        if (sheetDone) break;
-        sheetDone = true;
-        for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
-          const cells = (row.values as ExcelJS.CellValue[]).slice(1).map(cellText);
-          if (row.number === 1) {
-            checkHeader(cells, fields);
-            continue;
-          }
-          if (cells.every((c) => !c)) continue;
-          const [firstnameCell = '', lastnameCell = '', emailCell = '', groupName = '', zoneNames = '', bcCell = ''] =
-            cells;
-          const line = row.number;
-          const before = errors.length;
-          const person = importRowSchema.safeParse({
-            firstname: firstnameCell,
-            lastname: lastnameCell,
-            email: emailCell,
-            bc: bcCell,
-          });
-          // one code per field, from its first issue (an empty e-mail is also not an address)
-          const failed = new Map<string, ImportRowCode>();
-          for (const issue of person.error?.issues ?? []) {
-            const field = String(issue.path[0]);
-            const codes = PERSON_ROW_CODE[field];
-            if (codes && !failed.has(field))
-              failed.set(field, issue.message === REQUIRED ? codes.empty : codes.invalid);
-          }
-          for (const code of failed.values()) fail(line, code);
-          const firstname = person.data?.firstname ?? firstnameCell;
-          const lastname = person.data?.lastname ?? lastnameCell;
-          const email = person.data?.email ?? emailCell.toLowerCase();
-          const bc = person.data?.bc ?? null;
-          const emailValid = !person.error?.issues.some((i) => i.path[0] === 'email');
-          if (emailValid && (existingEmails.has(email) || seenEmails.has(email))) fail(line, 'EMAIL_EXIST_ON_ROW_');
-          const group = groupName ? groups.get(groupName.toLowerCase()) : undefined;
-          if (groupName && !group) fail(line, 'GROUP_INVALID_ON_ROW_');
-          let zoneIds: number[] = [];
-          if (input.zonesImportType === 2) zoneIds = group?.zoneIds ?? [];
-          else {
-            for (const name of zoneNames
-              .split(/[,;]/)
-              .map((z) => z.trim())
-              .filter(Boolean)) {
-              const zone = zones.get(name.toLowerCase());
-              if (zone) zoneIds.push(zone.id);
-              else fail(line, 'ZONE_DOESNT_EXIST_ON_ROW_');
+      try {
+        const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+          entries: 'emit',
+          sharedStrings: 'cache',
+          worksheets: 'emit',
+        });
+        let sheetDone = false;
+        for await (const sheet of reader) {
+          if (sheetDone) break;
+          sheetDone = true;
+          for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
+            const cells = (row.values as ExcelJS.CellValue[]).slice(1).map(cellText);
+            if (row.number === 1) {
+              checkHeader(cells, fields);
+              continue;
             }
-          }
-          const photoAt = FIXED.length + fields.length;
-          if (cells.length > photoAt + 1 && cells.slice(photoAt + 1).some(Boolean)) {
-            fail(line, 'CUSTOM_FIELD_DOESNT_EXIST_ON_ROW_');
-          }
-          // A photo name that can never be among the uploaded images (not .png/.jpg/.jpeg/.gif, a
-          // folder in it) is refused now; a good name the image import has not received yet is
-          // not an error: the row waits for its photo (sheet first, images second).
-          const imageName = cells[photoAt] ?? '';
-          if (imageName && !isImageFileName(imageName)) fail(line, 'IMAGE_NAME_NOT_EXIST_ON_ROW_');
-          const values: Record<string, unknown> = {};
-          const texts: Row['texts'] = [];
-          fields.forEach((field, i) => {
-            const checked = checkFieldValue(field, parseCell(field, cells[FIXED.length + i] ?? ''));
-            if ('error' in checked) fail(line, ROW_CODE_OF[checked.error] ?? 'INVALID_CUSTOM_FIELD_VALUE_ON_ROW_');
-            else {
-              values[field.id] = checked.value;
-              const text = fieldValueText(field, checked.value);
-              if (text) texts.push({ fieldId: field.id, value: text.slice(0, 500) });
+            if (cells.every((c) => !c)) continue;
+            pending.push(this.checkRow(row.number, cells, fields, groups, zones, input, seenEmails, photoAt));
+            if (pending.length === IMPORT_BATCH) {
+              await flush();
+              if (errors.length >= MAX_ERRORS) break;
             }
-          });
-          seenEmails.add(email);
-          if (bc) wantedCodes.push(bc);
-          if (errors.length === before) {
-            rows.push({
-              line,
-              firstname,
-              lastname,
-              email,
-              groupId: group?.id ?? null,
-              zoneIds,
-              bc,
-              imageName: imageName || null,
-              values,
-              texts,
-            });
           }
         }
+        complete();
+        await flush();
+      } catch (err) {
+        complete();
+        if (err instanceof AppError) throw err;
+        throw new AppError('INVALID_IMPORT_FILE_FORMAT');
       }
-    } catch (err) {
-      if (err instanceof AppError) throw err;
-      throw new AppError('INVALID_IMPORT_FILE_FORMAT');
+      if (errors.length) throw new AppError('IMPORT_FAILED', { rows: errors.sort((a, b) => a.row - b.row) });
+      if (spill.count === 0) throw new AppError('IMPORT_FILE_EMPTY');
+
+      const write: WriteInput = {
+        subjectId: currentSubjectId(),
+        actionId: action.id,
+        groupDefaults: input.extensionImportType === 2,
+        consumedImports: [...consumed],
+        now: new Date(),
+      };
+      const imported = await runCore(this.ds, null, (env) => writeCore(env, spill, write));
+      return { imported };
+    } finally {
+      spill.close();
     }
-    if (rows.length === 0 && errors.length === 0) throw new AppError('IMPORT_FILE_EMPTY');
+  }
 
-    // Barcodes given in the file must be new to the whole system (spec §8 BC_EXIST_).
-    if (wantedCodes.length) {
-      const taken = new Set<string>();
-      for (let i = 0; i < wantedCodes.length; i += 1000) {
-        const found = await this.ds
-          .getRepository(AccreditationEntity)
-          .find({ where: { bc: In(wantedCodes.slice(i, i + 1000)) }, select: { bc: true } });
-        for (const f of found) taken.add(f.bc);
-      }
-      const inFile = new Set<string>();
-      for (const r of rows) {
-        if (r.bc && (taken.has(r.bc) || inFile.has(r.bc))) fail(r.line, 'BC_EXIST_');
-        if (r.bc) inFile.add(r.bc);
-      }
-    }
-    if (errors.length) throw new AppError('IMPORT_FAILED', { rows: errors.sort((a, b) => a.row - b.row) });
-
-    // Photos uploaded before the sheet (images first) become the rows' photos in the same transaction.
-    const kept = await this.photos.keptPhotos(
-      action.id,
-      rows.flatMap((r) => (r.imageName ? [imageNameKey(r.imageName)] : [])),
-    );
-
-    const now = new Date();
-    const subjectId = currentSubjectId();
-    await this.ds.transaction(async (m) => {
-      const max = await m
-        .getRepository(AccreditationEntity)
-        .createQueryBuilder('a')
-        .select('MAX(a.customId)', 'max')
-        .where('a.actionId = :actionId', { actionId: action.id })
-        .getRawOne<{ max: number | null }>();
-      let next = Number(max?.max ?? 0) + 1;
-      for (let i = 0; i < rows.length; i += 200) {
-        const chunk = rows.slice(i, i + 200);
-        const result = await m.getRepository(AccreditationEntity).insert(
-          chunk.map((r) => {
-            const bc = r.bc ?? randomCode(16);
-            return {
-              subjectId,
-              actionId: action.id,
-              customId: next++,
-              firstname: r.firstname,
-              lastname: r.lastname,
-              email: r.email,
-              search: searchText({ ...r, bc }),
-              bc,
-              days: [],
-              fieldValues: r.values,
-              imageId: r.imageName ? (kept.get(imageNameKey(r.imageName))?.imageId ?? null) : null,
-              imageName: r.imageName,
-              printCount: 0,
-              credit: null,
-              isUnlimited: false,
-              source: 'admin',
-              createdAt: now,
-              updatedAt: now,
-            };
-          }) as never,
-        );
-        const ids = result.identifiers.map((x) => Number(x.id));
-        const groupLinks = chunk.flatMap((r, k) =>
-          r.groupId ? [{ accreditationId: ids[k], groupId: r.groupId }] : [],
-        );
-        const zoneLinks = chunk.flatMap((r, k) =>
-          [...new Set(r.zoneIds)].map((zoneId) => ({ accreditationId: ids[k], zoneId })),
-        );
-        const valueRows = chunk.flatMap((r, k) =>
-          r.texts.map((t) => ({ accreditationId: ids[k], actionId: action.id, ...t })),
-        );
-        if (groupLinks.length) await m.getRepository(AccreditationGroupEntity).insert(groupLinks);
-        // extensionImportType 2: each person gets their group's meal and parking defaults (issue 14)
-        if (input.extensionImportType === 2)
-          await applyGroupDefaults(
-            this.ds,
-            m,
-            subjectId,
-            groupLinks.map((l) => ({ accreditationId: l.accreditationId, actionId: action.id, groupIds: [l.groupId] })),
-          );
-        if (zoneLinks.length) await m.getRepository(AccreditationZoneEntity).insert(zoneLinks);
-        for (let j = 0; j < valueRows.length; j += 500)
-          await m.getRepository(AccreditationValueEntity).insert(valueRows.slice(j, j + 500));
-      }
-      await this.photos.consumeKept(
-        m,
-        [...kept.values()].map((k) => k.id),
-      );
+  /** The checks of one row that need no database (spec §8 row codes, in the order of old). */
+  private checkRow(
+    line: number,
+    cells: string[],
+    fields: ActionField[],
+    groups: Map<string, GroupEntity>,
+    zones: Map<string, ZoneEntity>,
+    input: ImportOptions,
+    seenEmails: Set<string>,
+    photoAt: number,
+  ) {
+    const errs: ImportRowCode[] = [];
+    const [firstnameCell = '', lastnameCell = '', emailCell = '', groupName = '', zoneNames = '', bcCell = ''] = cells;
+    const person = importRowSchema.safeParse({
+      firstname: firstnameCell,
+      lastname: lastnameCell,
+      email: emailCell,
+      bc: bcCell,
     });
-    return { imported: rows.length };
+    // one code per field, from its first issue (an empty e-mail is also not an address)
+    const failed = new Map<string, ImportRowCode>();
+    for (const issue of person.error?.issues ?? []) {
+      const field = String(issue.path[0]);
+      const codes = PERSON_ROW_CODE[field];
+      if (codes && !failed.has(field)) failed.set(field, issue.message === REQUIRED ? codes.empty : codes.invalid);
+    }
+    errs.push(...failed.values());
+    const firstname = person.data?.firstname ?? firstnameCell;
+    const lastname = person.data?.lastname ?? lastnameCell;
+    const email = person.data?.email ?? emailCell.toLowerCase();
+    const bc = person.data?.bc ?? null;
+    const emailValid = !person.error?.issues.some((i) => i.path[0] === 'email');
+    let emailAt: number | null = null;
+    if (emailValid) {
+      // twice in the file: now; already in the action: when the batch is checked (at this place)
+      if (seenEmails.has(email)) errs.push('EMAIL_EXIST_ON_ROW_');
+      else emailAt = errs.length;
+    }
+    seenEmails.add(email);
+    const group = groupName ? groups.get(groupName.toLowerCase()) : undefined;
+    if (groupName && !group) errs.push('GROUP_INVALID_ON_ROW_');
+    let zoneIds: number[] = [];
+    if (input.zonesImportType === 2) zoneIds = group?.zoneIds ?? [];
+    else {
+      for (const name of zoneNames
+        .split(/[,;]/)
+        .map((z) => z.trim())
+        .filter(Boolean)) {
+        const zone = zones.get(name.toLowerCase());
+        if (zone) zoneIds.push(zone.id);
+        else errs.push('ZONE_DOESNT_EXIST_ON_ROW_');
+      }
+    }
+    if (cells.length > photoAt + 1 && cells.slice(photoAt + 1).some(Boolean))
+      errs.push('CUSTOM_FIELD_DOESNT_EXIST_ON_ROW_');
+    // A photo name that can never be among the uploaded images (not .png/.jpg/.jpeg/.gif, a
+    // folder in it) is refused now; a good name the image import has not received yet is
+    // not an error: the row waits for its photo (sheet first, images second).
+    const imageName = cells[photoAt] ?? '';
+    if (imageName && !isImageFileName(imageName)) errs.push('IMAGE_NAME_NOT_EXIST_ON_ROW_');
+    const values: Record<string, unknown> = {};
+    const texts: ReadyRow['texts'] = [];
+    fields.forEach((field, i) => {
+      const checked = checkFieldValue(field, parseCell(field, cells[FIXED.length + i] ?? ''));
+      if ('error' in checked) errs.push(ROW_CODE_OF[checked.error] ?? 'INVALID_CUSTOM_FIELD_VALUE_ON_ROW_');
+      else {
+        values[field.id] = checked.value;
+        const text = fieldValueText(field, checked.value);
+        if (text) texts.push({ fieldId: field.id, value: text.slice(0, 500) });
+      }
+    });
+    return {
+      line,
+      firstname,
+      lastname,
+      email,
+      groupId: group?.id ?? null,
+      zoneIds,
+      bc,
+      imageName: imageName || null,
+      imageId: null,
+      values,
+      texts,
+      errs,
+      emailAt,
+    };
   }
 
   /**

@@ -1,6 +1,15 @@
 import ExcelJS from 'exceljs';
+import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
+import {
+  createAdminUser,
+  createSubject,
+  createTestApp,
+  loginAs,
+  TEST_DB,
+  type TestApp,
+} from '../../testing/test-app.js';
+import { IMPORT_MAX_BYTES } from './accreditation-import.js';
 
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
@@ -21,6 +30,25 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
     return `data:application/vnd.openxmlformats-officedocument.spreadsheetml.sheet;base64,${Buffer.from(await wb.xlsx.writeBuffer()).toString('base64')}`;
   }
   const count = async () => (await post('user/all', { actionId: action.id, page: 1, pageSize: 1 })).body.max;
+
+  /** The template with `rows` under its header, as bytes. */
+  async function sheetFile(rows: unknown[][]): Promise<Buffer> {
+    const dataUrl = await sheet(rows);
+    return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+  }
+
+  /** POST user/import/file: the options as form fields, then the file (as the web app sends it). */
+  async function upload(file: Buffer | Blob, fields: Record<string, string | number>, name = 'people.xlsx') {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
+    form.append('dataFile', file instanceof Blob ? file : new Blob([new Uint8Array(file)]), name);
+    const res = await fetch(`${t.url}/api/admin/v1/user/import/file`, {
+      method: 'POST',
+      headers: { authorization: admin, 'accept-language': 'en' },
+      body: form,
+    });
+    return { status: res.status, body: await res.json() };
+  }
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -220,6 +248,144 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
       details: { column: 'H', expected: 'vip', found: 'note' },
     });
     expect(await count()).toBe(before);
+  });
+
+  describe('the upload route (multipart, streamed; issue 16)', () => {
+    const person = (i: number, extra: Partial<Record<number, string>> = {}) => {
+      const row = [`U${i}`, `Upload${i}`, `u${i}@example.com`, i % 2 ? 'Crew' : '', '', '', i % 2 ? 'M' : 'S', '', ''];
+      for (const [at, value] of Object.entries(extra)) row[Number(at)] = value as string;
+      return row;
+    };
+
+    it('imports a file streamed as multipart, checked as the JSON route checks it', async () => {
+      const before = await count();
+      const file = await sheetFile(Array.from({ length: 1200 }, (_, i) => person(i)));
+      const res = await upload(file, { actionId: action.id, zonesImportType: 2 });
+      expect(res.body).toEqual({ data: { imported: 1200 } });
+      expect(await count()).toBe(before + 1200);
+      // the sheet's order is the action's order; groups and the group's zones came along
+      const [{ id: lastId }] = await t.ds.query('SELECT id FROM accreditation WHERE email = ?', ['u1199@example.com']);
+      const last = (await t.api('GET', `/api/admin/v1/user/${action.id}/${lastId}`, { token: admin })).body.data;
+      expect(last).toMatchObject({ firstname: 'U1199', customId: before + 1200 });
+      expect(last.groups.map((g: { name: string }) => g.name)).toEqual(['Crew']);
+      expect(last.zones.map((z: { name: string }) => z.name)).toEqual(['Hall']);
+      // the same e-mails again (in the action now, found by the batch checks): every row, in order
+      const again = await upload(await sheetFile([person(5), person(700)]), {
+        actionId: action.id,
+        zonesImportType: 1,
+      });
+      expect(again.status).toBe(400);
+      expect(again.body.error.details.rows).toEqual([
+        { row: 2, code: 'EMAIL_EXIST_ON_ROW_' },
+        { row: 3, code: 'EMAIL_EXIST_ON_ROW_' },
+      ]);
+    });
+
+    it('reports bad rows with their row numbers exactly as the JSON route does', async () => {
+      const rows = [
+        ['Ann', 'Good', 'ann.up@example.com', 'Crew', '', '', 'M', 'yes', ''],
+        ['', 'NoFirst', 'x.up@example.com', '', '', '', 'S', '', ''],
+        ['Bob', 'Bad', 'bob.up@example.com', 'Nobody', 'Nowhere', '', 'XL', '', ''],
+        ['Cy', 'Dup', 'ann.up@example.com', '', '', '', 'S', '', ''],
+        ['Dee', 'Empty', '', '', '', '', '', '', ''],
+        ['Eve', 'Code', 'eve.up@example.com', '', '', 'UPCODE0001', 'S', '', ''],
+      ];
+      const pre = [['Pre', 'Code', 'pre.up@example.com', '', '', 'UPCODE0001', 'S', '', '']];
+      expect((await upload(await sheetFile(pre), { actionId: action.id, zonesImportType: 1 })).body).toEqual({
+        data: { imported: 1 },
+      });
+      const multipart = await upload(await sheetFile(rows), { actionId: action.id, zonesImportType: 1 });
+      const json = await post('user/import', { actionId: action.id, dataFile: await sheet(rows), zonesImportType: 1 });
+      expect(multipart.status).toBe(400);
+      expect(multipart.body.error.code).toBe('IMPORT_FAILED');
+      expect(multipart.body.error.details).toEqual(json.body.error.details);
+      expect(multipart.body.error.details.rows).toEqual([
+        { row: 3, code: 'EMPTY_FIRSTNAME_ON_ROW_' },
+        { row: 4, code: 'GROUP_INVALID_ON_ROW_' },
+        { row: 4, code: 'ZONE_DOESNT_EXIST_ON_ROW_' },
+        { row: 4, code: 'INVALID_CUSTOM_FIELD_VALUE_ON_ROW_' },
+        { row: 5, code: 'EMAIL_EXIST_ON_ROW_' },
+        { row: 6, code: 'EMPTY_EMAIL_ON_ROW_' },
+        { row: 6, code: 'CUSTOM_FIELD_MANDATORY_ON_ROW_' },
+        { row: 7, code: 'BC_EXIST_' },
+      ]);
+    });
+
+    it('keeps all or nothing: a bad row after the first batches were checked, and a write failing in the middle', async () => {
+      const before = await count();
+      const rows = Array.from({ length: 1500 }, (_, i) => person(2000 + i, i === 1100 ? { 3: 'Nobody' } : {}));
+      const bad = await upload(await sheetFile(rows), { actionId: action.id, zonesImportType: 2 });
+      expect(bad.body.error.details.rows).toEqual([{ row: 1102, code: 'GROUP_INVALID_ON_ROW_' }]);
+      expect(await count()).toBe(before);
+
+      // every row passes its checks, but the database refuses row 1202's insert (after two batches were written)
+      const trigger =
+        TEST_DB === 'mariadb'
+          ? "CREATE TRIGGER import_boom BEFORE INSERT ON accreditation FOR EACH ROW BEGIN IF NEW.email = 'u3200@example.com' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'boom'; END IF; END"
+          : "CREATE TRIGGER import_boom BEFORE INSERT ON accreditation WHEN NEW.email = 'u3200@example.com' BEGIN SELECT RAISE(ABORT, 'boom'); END";
+      await t.ds.query(trigger);
+      try {
+        const rows2 = Array.from({ length: 1500 }, (_, i) => person(2000 + i));
+        const failed = await upload(await sheetFile(rows2), { actionId: action.id, zonesImportType: 2 });
+        expect(failed.status).toBe(500);
+        expect(await count()).toBe(before);
+        expect(await t.ds.query("SELECT id FROM accreditation WHERE email = 'u2000@example.com'")).toEqual([]);
+      } finally {
+        await t.ds.query('DROP TRIGGER import_boom');
+      }
+    });
+
+    it('refuses a file over the limit while it streams in: 413 with a clear message, nothing imported', async () => {
+      const before = await count();
+      // a real zip whose first entry (stored, not compressed) is larger than the limit
+      const zip = new yazl.ZipFile();
+      zip.addBuffer(Buffer.alloc(IMPORT_MAX_BYTES + 512 * 1024, 65), 'filler.bin', { compress: false });
+      zip.addBuffer(await sheetFile([person(9000)]), 'inner.xlsx', { compress: false });
+      zip.end();
+      const chunks: Buffer[] = [];
+      for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+      const res = await upload(Buffer.concat(chunks), { actionId: action.id, zonesImportType: 1 });
+      expect(res.status).toBe(413);
+      expect(res.body.error).toMatchObject({
+        code: 'IMPORT_FILE_TOO_LARGE',
+        details: { limitMb: 10 },
+        message: "The file is larger than 10 MB, the import's limit",
+      });
+      expect(await count()).toBe(before);
+    });
+
+    it('tells an old .xls to be saved as .xlsx, and refuses what is not a spreadsheet or lacks its fields', async () => {
+      const ole2 = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]);
+      const xls = await upload(ole2, { actionId: action.id, zonesImportType: 1 }, 'people.xls');
+      expect(xls.status).toBe(400);
+      expect(xls.body.error).toMatchObject({
+        code: 'IMPORT_FILE_XLS',
+        message: 'The file is in the old .xls format: open it in Excel and save it as .xlsx',
+      });
+      const text = await upload(Buffer.from('first,last\nA,B'), { actionId: action.id, zonesImportType: 1 }, 'a.csv');
+      expect(text.body.error.code).toBe('INVALID_IMPORT_FILE_FORMAT');
+      const broken = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 7)]);
+      expect((await upload(broken, { actionId: action.id, zonesImportType: 1 })).body.error.code).toBe(
+        'INVALID_IMPORT_FILE_FORMAT',
+      );
+      // the options are checked by the JSON route's schema, before the file is read
+      const noZones = await upload(await sheetFile([person(1)]), { actionId: action.id });
+      expect(noZones.body.error.details.fields).toEqual([{ path: 'zonesImportType', key: 'basics.requireField' }]);
+      const form = new FormData();
+      form.append('actionId', String(action.id));
+      form.append('zonesImportType', '1');
+      const noFile = await fetch(`${t.url}/api/admin/v1/user/import/file`, {
+        method: 'POST',
+        headers: { authorization: admin },
+        body: form,
+      });
+      expect((await noFile.json()).error.details.fields).toEqual([
+        { path: 'dataFile', key: 'accreditationImport.chooseFile' },
+      ]);
+      const json = await post('user/import/file', { actionId: action.id, zonesImportType: 1 });
+      expect(json.status).toBe(415);
+      expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    });
   });
 
   it('exports a filter with all user fields; a cell starting with = stays text', async () => {

@@ -11,9 +11,9 @@ import {
   exportSchema,
   importSchema,
 } from '@accredo/domain';
-import { Controller, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiConsumes, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Right } from '../../common/access.js';
 import { paged } from '../../common/interceptors.js';
@@ -151,6 +151,15 @@ export class AccreditationController {
   @Right('userImport', 'importUser')
   import(@ValidBody(importSchema) body: z.output<typeof importSchema>) {
     return this.files.import(body);
+  }
+
+  /** The same import with the file streamed as multipart/form-data: actionId, zonesImportType, extensionImportType, then dataFile. */
+  @Post('user/import/file')
+  @HttpCode(200)
+  @Right('userImport', 'importUser')
+  @ApiConsumes('multipart/form-data')
+  importFile(@Req() req: FastifyRequest) {
+    return this.files.importMultipart(req);
   }
 
   @Post('user/export')

@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { Core, CoreEnv } from '../action-extension/extension-core.js';
+import { groupDefaultsCore } from '../action-extension/extension-core.js';
+import { randomCode } from '../../common/crypto.js';
+import { searchText } from './accreditation.entity.js';
+
+/**
+ * The streaming spreadsheet import (issue 16): the helpers of AccreditationFilesService.import*.
+ *
+ * Phase 1 reads the sheet as it arrives (a multipart upload, or the base64 body of spec §7),
+ * checks every row, checks each batch of rows against the database (e-mails of the action, codes
+ * of the system, photos waiting) and appends the rows that passed to a spill file on the disk, so
+ * memory stays flat whatever the size. Phase 2 runs only when no row failed: it reads the spill
+ * file back and writes every row by multi-row INSERTs in one transaction (all or nothing), as a
+ * generator of SQL steps run by `runCore` — on SQLite synchronously on the raw connection inside
+ * BEGIN IMMEDIATE (no other request's statements interleave), on MariaDB in a READ COMMITTED
+ * transaction under the action's row lock (the customId order of concurrent creates).
+ */
+
+/** The largest spreadsheet the upload route takes (as the web app's picker, spec §9 / accreditationImport.fileHint). */
+export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+/** Rows per database batch: the checks of phase 1 and the INSERTs of phase 2. */
+export const IMPORT_BATCH = 500;
+
+/** A row that passed every check, as spilled to the disk between the two phases. */
+export interface ReadyRow {
+  line: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  groupId: number | null;
+  zoneIds: number[];
+  bc: string | null;
+  imageName: string | null;
+  imageId: number | null;
+  values: Record<string, unknown>;
+  texts: { fieldId: number; value: string }[];
+}
+
+/**
+ * The rows that passed, one JSON line each, in a temporary file removed by `close`. Written in
+ * batches during phase 1, read back in batches (synchronously, a chunk at a time) in phase 2.
+ */
+export class Spill {
+  private readonly file = path.join(os.tmpdir(), `accredo-import-${randomUUID()}.ndjson`);
+  private fd: number | null = fs.openSync(this.file, 'w+', 0o600);
+  count = 0;
+
+  write(rows: ReadyRow[]): void {
+    if (!rows.length || this.fd === null) return;
+    let out = '';
+    for (const r of rows) out += `${JSON.stringify(r)}\n`;
+    fs.writeSync(this.fd, out);
+    this.count += rows.length;
+  }
+
+  /** The spilled rows again, `size` at a time, in the order written. */
+  *batches(size: number): Generator<ReadyRow[]> {
+    if (this.fd === null) return;
+    const chunk = Buffer.alloc(1 << 20);
+    let position = 0;
+    let rest = '';
+    let batch: ReadyRow[] = [];
+    for (;;) {
+      const n = fs.readSync(this.fd, chunk, 0, chunk.length, position);
+      if (n === 0) break;
+      position += n;
+      const text = rest + chunk.toString('utf8', 0, n);
+      const lines = text.split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) {
+        if (!line) continue;
+        batch.push(JSON.parse(line) as ReadyRow);
+        if (batch.length === size) {
+          yield batch;
+          batch = [];
+        }
+      }
+    }
+    if (rest) batch.push(JSON.parse(rest) as ReadyRow);
+    if (batch.length) yield batch;
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    fs.closeSync(this.fd);
+    this.fd = null;
+    fs.rmSync(this.file, { force: true });
+  }
+}
+
+/**
+ * The first `n` bytes of a stream (to tell an .xlsx from an old .xls before parsing) and a stream
+ * of the whole content again, head included.
+ */
+export async function peek(source: Readable, n: number): Promise<{ head: Buffer; stream: Readable }> {
+  const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  while (size < n) {
+    const next = await it.next();
+    if (next.done) break;
+    chunks.push(next.value);
+    size += next.value.length;
+  }
+  const head = Buffer.concat(chunks);
+  async function* all() {
+    if (head.length) yield head;
+    for (;;) {
+      const next = await it.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head, stream: Readable.from(all(), { objectMode: false }) };
+}
+
+/** An .xlsx is a zip (PK\3\4); an old binary .xls an OLE2 compound document. */
+export const isZip = (head: Buffer) => head.length >= 4 && head.readUInt32LE(0) === 0x04034b50;
+const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+export const isOle2 = (head: Buffer) => head.length >= OLE2.length && head.subarray(0, OLE2.length).equals(OLE2);
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+const rowsOf = (n: number, width: number) => Array.from({ length: n }, () => `(${marks(width)})`).join(', ');
+
+export interface WriteInput {
+  subjectId: number;
+  actionId: number;
+  /** extensionImportType 2: each person gets their group's meal and parking defaults (issue 14) */
+  groupDefaults: boolean;
+  /** image_import rows whose photos became the rows' photos */
+  consumedImports: number[];
+  now: Date;
+}
+
+const ACCREDITATION_COLUMNS = [
+  'subjectId',
+  'actionId',
+  'customId',
+  'firstname',
+  'lastname',
+  'email',
+  'search',
+  'bc',
+  'days',
+  'fieldValues',
+  'imageId',
+  'imageName',
+  'printCount',
+  'credit',
+  'isUnlimited',
+  'source',
+  'createdAt',
+  'updatedAt',
+];
+
+/**
+ * Phase 2: every spilled row into accreditation and its links, by multi-row INSERTs, batch after
+ * batch; the steps run in one transaction (runCore). The customIds follow the action's highest,
+ * in the sheet's order; the new ids are read back by (actionId, customId), a unique index, so no
+ * assumption is made on how the database hands out auto-increment values.
+ */
+export function* writeCore(env: CoreEnv, spill: Spill, input: WriteInput): Core<number> {
+  const { subjectId, actionId } = input;
+  // MariaDB: the action's row locked, as a create numbers its person under the same lock
+  if (env.lock) yield { sql: `SELECT id FROM action WHERE id = ?${env.lock}`, params: [actionId], kind: 'all' };
+  const [max] = (yield {
+    sql: 'SELECT MAX(customId) AS max FROM accreditation WHERE actionId = ?',
+    params: [actionId],
+    kind: 'all',
+  }) as { max: unknown }[];
+  let next = Number(max?.max ?? 0) + 1;
+  const now = env.date(input.now);
+  let written = 0;
+  for (const batch of spill.batches(IMPORT_BATCH)) {
+    const first = next;
+    const params: unknown[] = [];
+    for (const r of batch) {
+      const bc = r.bc ?? randomCode(16);
+      params.push(
+        subjectId,
+        actionId,
+        next++,
+        r.firstname,
+        r.lastname,
+        r.email,
+        searchText({ firstname: r.firstname, lastname: r.lastname, email: r.email, bc }),
+        bc,
+        '[]',
+        JSON.stringify(r.values),
+        r.imageId,
+        r.imageName,
+        0,
+        null,
+        0,
+        'admin',
+        now,
+        now,
+      );
+    }
+    yield {
+      sql: `INSERT INTO accreditation (${ACCREDITATION_COLUMNS.join(', ')}) VALUES ${rowsOf(batch.length, ACCREDITATION_COLUMNS.length)}`,
+      params,
+      kind: 'run',
+    };
+    const found = (yield {
+      sql: 'SELECT id, customId FROM accreditation WHERE actionId = ? AND customId BETWEEN ? AND ?',
+      params: [actionId, first, next - 1],
+      kind: 'all',
+    }) as { id: unknown; customId: unknown }[];
+    const ids = new Array<number>(batch.length);
+    for (const f of found) ids[Number(f.customId) - first] = Number(f.id);
+
+    const groups: unknown[] = [];
+    const zones: unknown[] = [];
+    const values: unknown[] = [];
+    const joins: { accreditationId: number; actionId: number; groupIds: number[] }[] = [];
+    batch.forEach((r, k) => {
+      if (r.groupId) {
+        groups.push(ids[k], r.groupId);
+        joins.push({ accreditationId: ids[k], actionId, groupIds: [r.groupId] });
+      }
+      for (const zoneId of new Set(r.zoneIds)) zones.push(ids[k], zoneId);
+      for (const t of r.texts) values.push(ids[k], actionId, t.fieldId, t.value);
+    });
+    if (groups.length)
+      yield {
+        sql: `INSERT INTO accreditation_group (accreditationId, groupId) VALUES ${rowsOf(groups.length / 2, 2)}`,
+        params: groups,
+        kind: 'run',
+      };
+    if (zones.length)
+      yield {
+        sql: `INSERT INTO accreditation_zone (accreditationId, zoneId) VALUES ${rowsOf(zones.length / 2, 2)}`,
+        params: zones,
+        kind: 'run',
+      };
+    // up to a few thousand values a batch: in slices, to stay far below any placeholder limit
+    for (let i = 0; i < values.length; i += 4 * 2000) {
+      const slice = values.slice(i, i + 4 * 2000);
+      yield {
+        sql: `INSERT INTO accreditation_value (accreditationId, actionId, fieldId, value) VALUES ${rowsOf(slice.length / 4, 4)}`,
+        params: slice,
+        kind: 'run',
+      };
+    }
+    if (input.groupDefaults && joins.length) yield* groupDefaultsCore(env, subjectId, joins, input.now);
+    written += batch.length;
+  }
+  for (let i = 0; i < input.consumedImports.length; i += 500) {
+    const ids = input.consumedImports.slice(i, i + 500);
+    yield { sql: `DELETE FROM image_import WHERE id IN (${marks(ids.length)})`, params: ids, kind: 'run' };
+  }
+  return written;
+}
