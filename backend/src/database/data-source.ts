@@ -41,7 +41,11 @@ import { ActionEntity } from '../modules/action/action.entity.js';
 import { CustomFieldEntity } from '../modules/custom-field/custom-field.entity.js';
 import { GroupEntity } from '../modules/groups/group.entity.js';
 import { ImageEntity } from '../modules/image/image.entity.js';
-import { MailTemplateEntity, TemplateEntity } from '../modules/template/template.entity.js';
+import {
+  MailTemplateEntity,
+  MailTemplateTranslationEntity,
+  TemplateEntity,
+} from '../modules/template/template.entity.js';
 import { ZoneEntity } from '../modules/zone/zone.entity.js';
 import {
   DeviceEntity,
@@ -58,6 +62,7 @@ import { PdfJobEntity } from '../modules/pdf/pdf-job.entity.js';
 import { ActionExtension1764100300000 } from './migrations/1764100300000-action-extension.js';
 import { PdfJobRetry1764100800000 } from './migrations/1764100800000-pdf-job-retry.js';
 import { AccreditationWebChannel1764101100011 } from './migrations/1764101100011-accreditation-web-channel.js';
+import { MailLanguage1764103000000 } from './migrations/1764103000000-mail-language.js';
 import { DashboardCounts1764102000000 } from './migrations/1764102000000-dashboard-counts.js';
 import {
   AccreditationExtensionEntity,
@@ -80,6 +85,7 @@ export const ENTITIES = [
   ZoneEntity,
   TemplateEntity,
   MailTemplateEntity,
+  MailTemplateTranslationEntity,
   ImageEntity,
   AccreditationEntity,
   AccreditationGroupEntity,
@@ -125,6 +131,7 @@ export const MIGRATIONS = [
   SearchFold1764100500000,
   AccreditationWebChannel1764101100011,
   DashboardCounts1764102000000,
+  MailLanguage1764103000000,
 ];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */

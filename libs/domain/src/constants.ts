@@ -23,3 +23,8 @@ export function effectiveLanguage(requested: string | null | undefined, multiLan
   if (!multiLanguage) return FALLBACK_LANGUAGE;
   return (LANGUAGES as readonly string[]).includes(requested ?? '') ? (requested as Language) : FALLBACK_LANGUAGE;
 }
+
+/** The languages a subject offers (spec §1): all four with multi-language, otherwise Czech alone. */
+export function subjectLanguages(multiLanguage: boolean): Language[] {
+  return multiLanguage ? [...LANGUAGES] : [FALLBACK_LANGUAGE];
+}

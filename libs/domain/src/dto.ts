@@ -1,3 +1,4 @@
+import type { Language } from './constants.js';
 import type { MultiText } from './schemas/setup.js';
 
 // What the admin API answers for the set-up records and the row history (spec §3, §7): written
@@ -147,6 +148,8 @@ export interface AccreditationDto {
   source: string;
   dateCreate: string;
 }
+  /** the language every mail to the person is written in (issue 15): cs, sk, en or de */
+  language: Language;
 
 /** `GET user/check/{bc}`: the accreditation and the badge whose code was read. */
 export interface CheckedAccreditationDto extends AccreditationDto {

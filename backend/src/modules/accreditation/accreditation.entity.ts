@@ -89,6 +89,10 @@ export class AccreditationEntity {
 
   @DateColumn()
   createdAt: Date;
+  /** the language the person registered in: every mail to them is written in it (issue 15) */
+  @Column({ type: 'varchar', length: 2, default: 'cs' })
+  language: string;
+
 
   @DateColumn()
   updatedAt: Date;

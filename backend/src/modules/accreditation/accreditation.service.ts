@@ -10,6 +10,8 @@ import {
   fieldValueText,
   type FieldError,
   foldSearch,
+  type Language,
+  subjectLanguageError,
 } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
@@ -28,6 +30,7 @@ import { GroupEntity } from '../groups/group.entity.js';
 import { ImageEntity } from '../image/image.entity.js';
 import { ImageService } from '../image/image.service.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
+import { SubjectEntity } from '../subject/subject.entity.js';
 import { AccreditationHistoryService } from './accreditation-history.service.js';
 import { EntranceEntity, localDay, subjectTimeZone } from './entrance.entity.js';
 import {
@@ -819,6 +822,12 @@ export class AccreditationService {
             .filter((groupId) => !held.has(`${accreditationId}:${groupId}`))
             .map((groupId) => ({ accreditationId, groupId })),
         );
+    // the language every mail to the person is written in: one the subject offers (issue 15)
+    if (input.language !== undefined) {
+      const subject = await this.ds.getRepository(SubjectEntity).findOneBy({ id: action.subjectId });
+      const key = subjectLanguageError(input.language, subject?.multiLanguage ?? false);
+      if (key) errors.push({ path: 'language', key });
+    }
         for (let j = 0; j < rows.length; j += 500) await repo.insert(rows.slice(j, j + 500));
       }
     });
@@ -876,6 +885,8 @@ export class AccreditationService {
         zones: zIds.map((id) => ({ id, name: zoneName.get(id) ?? '' })),
         days: r.days,
         customField: Object.entries(r.fieldValues ?? {}).map(([id, value]) => ({ id: Number(id), value })),
+        // not given: a new person gets cs (the fallback), an edit keeps the stored one
+        language: input.language ?? existing?.language ?? 'cs',
         image:
           r.imageId && imageKey.has(r.imageId) ? { id: r.imageId, path: `/api/file/${imageKey.get(r.imageId)}` } : null,
         printCount: r.printCount,
@@ -890,3 +901,4 @@ export class AccreditationService {
     });
   }
 }
+        language: (r.language || 'cs') as Language,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MailUserError } from '@accredo/domain';
+import { effectiveLanguage, type Language, type MailTranslations, type MailUserError } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -7,9 +7,18 @@ import { type DataSource, In } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
-import { MailTemplateEntity } from '../template/template.entity.js';
+import { SubjectEntity } from '../subject/subject.entity.js';
+import { MailTemplateEntity, MailTemplateTranslationEntity } from '../template/template.entity.js';
+import { translationsOf } from '../template/template.service.js';
 import { templateFailure } from '../template/template-engine.service.js';
-import { MailContexts, MailRenderer, type RenderedMail } from './mail-render.js';
+import {
+  MailContexts,
+  MailRenderer,
+  type MailText,
+  mailLanguage,
+  mailTextIn,
+  type RenderedMail,
+} from './mail-render.js';
 import { type MailRequest, MailService } from './mail.service.js';
 
 export interface QueueTemplateMailInput {
@@ -51,8 +60,8 @@ export class AccreditationMailService {
   /** Compiled templates by content: a rush of registrations compiles its mail once. */
   private readonly compiled = new Map<string, MailRenderer>();
 
-  /** The template compiled once for every person; a broken template is a 400 TEMPLATE_SYNTAX_ERROR. */
-  private renderer(template: MailTemplateEntity): MailRenderer {
+  /** A text compiled once for every person; a broken template is a 400 TEMPLATE_SYNTAX_ERROR. */
+  private renderer(template: MailText): MailRenderer {
     const key = createHash('sha1')
       .update(`${template.withAccreditation}\u0000${template.subjectFrom}\u0000${template.html}`)
       .digest('base64');
@@ -78,6 +87,11 @@ export class AccreditationMailService {
     return template;
   }
 
+  /** The template's texts in the languages besides Czech (issue 15). */
+  private async translations(mailTemplateId: number): Promise<MailTranslations> {
+    return translationsOf(await this.ds.getRepository(MailTemplateTranslationEntity).findBy({ mailTemplateId }));
+  }
+
   /**
    * Renders the template for each person and queues the mails: all of them in one transaction
    * (inserted in chunks), so a failure leaves none half-queued and a retry sends nobody twice.
@@ -85,7 +99,24 @@ export class AccreditationMailService {
    */
   async queueTemplateMail(input: QueueTemplateMailInput): Promise<QueueTemplateMailResult> {
     const template = await this.templateOf(input.subjectId, input.mailTemplateId);
-    const renderer = this.renderer(template);
+    const [translations, subject] = await Promise.all([
+      this.translations(template.id),
+      this.ds.getRepository(SubjectEntity).findOneBy({ id: input.subjectId }),
+    ]);
+    const multiLanguage = subject?.multiLanguage ?? false;
+    // Each person's mail in their language (issue 15), the Czech text where the template has none;
+    // every text is compiled up front, so a broken one fails the whole request as before.
+    const renderers = new Map<Language, MailRenderer>();
+    const rendererIn = (language: Language) => {
+      let found = renderers.get(language);
+      if (!found) {
+        found = this.renderer(mailTextIn(template, translations, language));
+        renderers.set(language, found);
+      }
+      return found;
+    };
+    rendererIn('cs');
+    for (const language of Object.keys(translations) as Language[]) if (multiLanguage) rendererIn(language);
     const errors: QueueTemplateMailResult['errors'] = [];
     const requests: MailRequest[] = [];
     const ids = [...new Set(input.accreditationIds)];
@@ -107,7 +138,7 @@ export class AccreditationMailService {
         if (n % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
         let rendered: RenderedMail;
         try {
-          rendered = renderer.render(contexts.get(row.id) ?? {});
+          rendered = rendererIn(mailLanguage(row, multiLanguage)).render(contexts.get(row.id) ?? {});
         } catch {
           // this person's values cannot be rendered (e.g. a code that cannot be drawn)
           errors.push({ user: row.id, error: 'RENDER_FAILED' });
@@ -142,12 +173,16 @@ export class AccreditationMailService {
     email: string;
     adminUserId: number;
     language: string;
+    /** the template's text to test (issue 15): that language's, the Czech where it has none */
+    textLanguage?: Language;
   }): Promise<{ queued: number; email: string }> {
     const template = await this.templateOf(input.subjectId, input.mailTemplateId);
-    const context = this.contexts.sample(template.html, input.language);
+    const language = input.textLanguage ?? effectiveLanguage(input.language, true);
+    const text = mailTextIn(template, await this.translations(template.id), language);
+    const context = this.contexts.sample(text.html, language);
     let rendered: RenderedMail;
     try {
-      rendered = this.renderer(template).render(context);
+      rendered = this.renderer(text).render(context);
     } catch (error) {
       return templateFailure(error);
     }

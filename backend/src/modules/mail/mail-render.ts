@@ -1,5 +1,12 @@
 import { formatBadgeCode } from '@accredo/access';
 import {
+  effectiveLanguage,
+  FALLBACK_LANGUAGE,
+  type Language,
+  type MailTranslationLanguage,
+  type MailTranslations,
+} from '@accredo/domain';
+import {
   buildContext,
   type CompiledTemplate,
   compileTemplate,
@@ -82,7 +89,7 @@ export class MailRenderer {
 
   /** Throws the engine's TemplateError when the template cannot be compiled. */
   constructor(
-    template: Pick<MailTemplateEntity, 'html' | 'subjectFrom' | 'withAccreditation'>,
+    template: MailText,
     private readonly withAccreditation = template.withAccreditation,
   ) {
     const options = { barcodeHtml: () => CODE_MARK };
@@ -111,6 +118,24 @@ export class MailRenderer {
     };
   }
 }
+
+/** The text of a mail template in one language: the subject line, the body and whether the badge goes along. */
+export type MailText = Pick<MailTemplateEntity, 'html' | 'subjectFrom' | 'withAccreditation'>;
+
+/**
+ * The template's text in a person's language (issue 15): that language's subject and body when the
+ * template has them, else the Czech ones (the template's own columns, required: the fallback).
+ */
+export function mailTextIn(template: MailText, translations: MailTranslations, language: Language): MailText {
+  const text = language === FALLBACK_LANGUAGE ? undefined : translations[language as MailTranslationLanguage];
+  return text
+    ? { subjectFrom: text.subjectFrom, html: text.html, withAccreditation: template.withAccreditation }
+    : template;
+}
+
+/** The language mails to a person are written in: theirs when the subject offers more than Czech. */
+export const mailLanguage = (row: Pick<AccreditationEntity, 'language'>, multiLanguage: boolean): Language =>
+  effectiveLanguage(row.language, multiLanguage);
 
 /** The values a mail is filled in with: per accreditation (the engine's buildContext), or a sample. */
 export class MailContexts {
@@ -180,6 +205,8 @@ export class MailContexts {
             groups: personGroups.map((g) => ({ name: g.name })),
             zones: personZones.map((z) => ({ name: z.name, onAccreditation: z.onAccreditation })),
             fields: contextFields,
+            // the action's, group's and days' names in the person's language, as the mail's text
+            language: mailLanguage(row, subject?.multiLanguage ?? false),
             // a mail is read elsewhere: the photo needs the full address
             imageUrl: image ? `${this.publicUrl}/api/file/${image.fileKey}` : null,
             // the person's preview page, as on the printed badge (print.service.ts)

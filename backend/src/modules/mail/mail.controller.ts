@@ -51,6 +51,7 @@ export class MailController {
       email: body.email,
       adminUserId: actor.user.id,
       language: actor.user.language,
+      textLanguage: body.language,
     });
   }
 }

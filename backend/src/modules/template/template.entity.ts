@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
 
 /** An accreditation (badge) template. */
@@ -63,4 +63,24 @@ export class MailTemplateEntity {
 
   @DateColumn()
   updatedAt: Date;
+}
+
+/**
+ * A mail template's subject line and body in one more language of the subject (issue 15): sk, en
+ * or de. The Czech text is the template's own `subjectFrom` and `html`, the fallback of a language
+ * without a row.
+ */
+@Entity('mail_template_translation')
+export class MailTemplateTranslationEntity {
+  @PrimaryColumn({ type: 'int' })
+  mailTemplateId: number;
+
+  @PrimaryColumn({ type: 'varchar', length: 2 })
+  language: string;
+
+  @Column({ type: 'varchar', length: 500 })
+  subjectFrom: string;
+
+  @Column({ type: 'text' })
+  html: string;
 }

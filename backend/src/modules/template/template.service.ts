@@ -1,14 +1,19 @@
-import type { mailTemplateSchema, templateSchema } from '@accredo/domain';
+import {
+  MAIL_TRANSLATION_LANGUAGES,
+  type MailTranslations,
+  type mailTemplateSchema,
+  type templateSchema,
+} from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import { type EntityManager, In, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { SubjectCrud, usedBy } from '../../common/crud.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
 import { WebChannelEntity } from '../web-channel/web-channel.entity.js';
-import { MailTemplateEntity, TemplateEntity } from './template.entity.js';
+import { MailTemplateEntity, MailTemplateTranslationEntity, TemplateEntity } from './template.entity.js';
 
 type TemplateInput = z.output<typeof templateSchema>;
 type MailTemplateInput = z.output<typeof mailTemplateSchema>;
@@ -96,9 +101,12 @@ export class MailTemplateService extends SubjectCrud<MailTemplateEntity, MailTem
       withAccreditation: input.withAccreditation,
       mailCopy: input.mailCopy,
       html: input.html || DEFAULT_MAIL_BODY,
+  private get translationRepo(): Repository<MailTemplateTranslationEntity> {
+    return this.scoped.repo.manager.getRepository(MailTemplateTranslationEntity);
+  }
     });
   }
-  protected toDto(row: MailTemplateEntity): MailTemplateDto {
+  protected toDto(row: MailTemplateEntity, translations: MailTranslations = {}): MailTemplateDto {
     return {
       id: row.id,
       name: row.name,
@@ -115,8 +123,42 @@ export class MailTemplateService extends SubjectCrud<MailTemplateEntity, MailTem
   /** A mail template an action sends after registration (afterMail) or a web channel sends stays. */
   protected override async refuseDelete(row: MailTemplateEntity): Promise<void> {
     await refuseUsedTemplate(this.scoped.repo.manager, row.subjectId, {
+      translations,
       actionsAfterMail: row.id,
       webChannels: row.id,
+  /** Every template with its other languages, read in one query. */
+  protected override async toDtos(rows: MailTemplateEntity[]): Promise<MailTemplateDto[]> {
+    const ids = rows.map((r) => r.id);
+    const texts = ids.length ? await this.translationRepo.find({ where: { mailTemplateId: In(ids) } }) : [];
+    return rows.map((row) => this.toDto(row, translationsOf(texts.filter((t) => t.mailTemplateId === row.id))));
+  }
+  /** The template and its texts in the other languages (issue 15), saved together. */
+  override async create(input: MailTemplateInput): Promise<MailTemplateDto> {
+    const saved = await super.create(input);
+    await this.writeTranslations(saved.id, input.translations);
+    return this.get(saved.id);
+  }
+  override async update(id: number, input: MailTemplateInput): Promise<MailTemplateDto> {
+    const saved = await super.update(id, input);
+    await this.writeTranslations(saved.id, input.translations);
+    return this.get(saved.id);
+  }
+  /** The sent list replaces the stored one: a language left out (or emptied) has no text of its own. */
+  private async writeTranslations(mailTemplateId: number, translations: MailTranslations): Promise<void> {
+    await this.scoped.repo.manager.transaction(async (m) => {
+      const repo = m.getRepository(MailTemplateTranslationEntity);
+      await repo.delete({ mailTemplateId });
+      const rows = MAIL_TRANSLATION_LANGUAGES.flatMap((language) => {
+        const text = translations[language];
+        return text ? [{ mailTemplateId, language, subjectFrom: text.subjectFrom, html: text.html }] : [];
+      });
+      if (rows.length) await repo.insert(rows);
+    });
+  }
+  override async remove(id: number): Promise<void> {
+    await super.remove(id);
+    await this.translationRepo.delete({ mailTemplateId: id });
+  }
     });
   }
 }
@@ -129,3 +171,13 @@ export async function groupedTemplates(templates: TemplateService, mails: MailTe
     { type: 'accreditation', items: accreditation },
   ];
 }
+/** Stored translation rows as the wire's `translations` ({sk?, en?, de?}). */
+export function translationsOf(rows: MailTemplateTranslationEntity[]): MailTranslations {
+  const out: MailTranslations = {};
+  for (const lang of MAIL_TRANSLATION_LANGUAGES) {
+    const row = rows.find((r) => r.language === lang);
+    if (row) out[lang] = { subjectFrom: row.subjectFrom, html: row.html };
+  }
+  return out;
+}
+

@@ -380,6 +380,8 @@ export class OnlineService {
           zones,
           days,
           customField,
+          // the language the form was shown in: every mail to the visitor is written in it (issue 15)
+          language: body.language,
           imageData: withPhoto ? (body.image ?? null) : null,
         },
         {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES, subjectLanguages } from '../constants.js';
 import { booleanSchema, id, optionalId, REQUIRED, requiredEmail, requiredString } from './common.js';
 import { calendarDate } from './setup.js';
 
@@ -45,6 +46,9 @@ export const accreditationCodeSchema = () =>
     .regex(ACCREDITATION_CODE_PATTERN, { error: 'accreditation.codeInvalid' })
     .transform((v) => v.toUpperCase());
 
+/** The message of a language that is not one of the subject's (or not a language at all). */
+export const ACCREDITATION_LANGUAGE_INVALID = 'accreditation.languageInvalid';
+
 /**
  * The person of an accreditation: the one definition of these fields for every way in (the admin
  * form and `POST/PUT user`, the online registration, each row of the import). Each bound is the
@@ -54,7 +58,26 @@ export const personShape = {
   firstname: requiredString(),
   lastname: requiredString(),
   email: requiredEmail(),
+  /**
+   * The language the person registered in, which every mail to them is written in (issue 15):
+   * one of cs, sk, en, de; left out (or empty, null) it is not given — a new person gets cs, an
+   * edit keeps the stored one. Whether the subject offers it is `subjectLanguageError`'s check.
+   */
+  language: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v),
+    z.enum(LANGUAGES, { error: ACCREDITATION_LANGUAGE_INVALID }).optional(),
+  ),
 };
+
+/**
+ * The second half of the language rule, for every way a person comes in (the API, the import,
+ * the online form): the language must be one the subject offers (`subjectLanguages`). Returns the
+ * message key, or null when the language is fine or not given.
+ */
+export function subjectLanguageError(language: string | null | undefined, multiLanguage: boolean): string | null {
+  if (language === undefined || language === null) return null;
+  return (subjectLanguages(multiLanguage) as string[]).includes(language) ? null : ACCREDITATION_LANGUAGE_INVALID;
+}
 
 /**
  * One row of the import sheet: the person and an optional code (an empty cell: the server makes
@@ -195,5 +218,7 @@ export const IMPORT_ROW_CODES = [
   'LASTNAME_INVALID_ON_ROW_',
   'EMAIL_INVALID_ON_ROW_',
   'BC_INVALID_ON_ROW_',
+  /** the optional language column: not cs, sk, en or de, or a language the subject does not offer */
+  'LANGUAGE_INVALID_ON_ROW_',
 ] as const;
 export type ImportRowCode = (typeof IMPORT_ROW_CODES)[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accreditationFilterSchema } from './accreditation.js';
-import { booleanSchema, id, requiredEmail } from './common.js';
+import { booleanSchema, id, languageSchema, requiredEmail } from './common.js';
 
 /**
  * Mail from a template (spec §5 mass mail, §7 email/send): to the chosen people, or with `all` to
@@ -21,7 +21,11 @@ export const sendMailSchema = z
 export type SendMailInput = z.input<typeof sendMailSchema>;
 
 /** The test of a mail template (spec §2 mail template: send test): the address to send it to. */
-export const testMailSchema = z.object({ email: requiredEmail() });
+export const testMailSchema = z.object({
+  email: requiredEmail(),
+  /** the template's text to test (issue 15; its Czech text when that language has none): the admin's language when left out */
+  language: languageSchema.optional(),
+});
 export type TestMailInput = z.input<typeof testMailSchema>;
 
 /** The answer of email/send: how many mails were queued, and who got none and why (spec §8). */

@@ -286,6 +286,29 @@ export const templateSchema = z.object({
 });
 export type TemplateInput = z.input<typeof templateSchema>;
 
+/** The languages a mail template holds besides Czech, whose text is the template's own `subjectFrom` and `html`. */
+export const MAIL_TRANSLATION_LANGUAGES = ['sk', 'en', 'de'] as const;
+export type MailTranslationLanguage = (typeof MAIL_TRANSLATION_LANGUAGES)[number];
+
+/** A mail template's text in one more language: both the subject line and the body, or neither. */
+export const mailTranslationSchema = z
+  .object({
+    subjectFrom: z
+      .string({ error: 'basics.invalidValue' })
+      .trim()
+      .max(500, { error: 'basics.tooLong' })
+      .nullish()
+      .transform((v) => v ?? ''),
+    html: htmlText(),
+  })
+  .superRefine((text, ctx) => {
+    const hasHtml = text.html.trim() !== '';
+    if (hasHtml && !text.subjectFrom) ctx.addIssue({ code: 'custom', path: ['subjectFrom'], message: REQUIRED });
+    if (text.subjectFrom && !hasHtml) ctx.addIssue({ code: 'custom', path: ['html'], message: REQUIRED });
+  });
+export type MailTranslation = z.output<typeof mailTranslationSchema>;
+export type MailTranslations = Partial<Record<MailTranslationLanguage, MailTranslation>>;
+
 export const mailTemplateSchema = z.object({
   name: requiredString(),
   type: z.union([z.literal(1), z.literal(2)], { error: REQUIRED }).default(2),
@@ -300,6 +323,28 @@ export const mailTemplateSchema = z.object({
     .refine((list) => list.join(', ').length <= 1000, { error: 'basics.tooLong' })
     .default([]),
   html: htmlText(),
+  /**
+   * The subject line and body in the other languages of the subject (issue 15): `subjectFrom` and
+   * `html` above are the Czech text, required, and the fallback of a language without its own. A
+   * language is there with both texts, or not at all (both empty); left out, a template keeps none.
+   */
+  translations: z
+    .object(
+      Object.fromEntries(MAIL_TRANSLATION_LANGUAGES.map((lang) => [lang, mailTranslationSchema.optional()])) as Record<
+        MailTranslationLanguage,
+        z.ZodOptional<typeof mailTranslationSchema>
+      >,
+      { error: 'basics.invalidValue' },
+    )
+    .nullish()
+    .transform((all) => {
+      const kept: MailTranslations = {};
+      for (const lang of MAIL_TRANSLATION_LANGUAGES) {
+        const text = all?.[lang];
+        if (text && (text.subjectFrom || text.html)) kept[lang] = text;
+      }
+      return kept;
+    }),
 });
 export type MailTemplateInput = z.input<typeof mailTemplateSchema>;
 

@@ -465,8 +465,7 @@ export const onlineRegistrationSchema = z.object({
   parkingItems: onlineExtensionItemsSchema,
   /** ticked checking attributes by their id (spec §5 ca-{id}) */
   checkingAttributes: z.record(z.string(), z.boolean()).default({}),
-  /** the form's language; accepted, not stored (mail templates have one text) */
-  language: z.enum(['cs', 'sk', 'en', 'de']).optional(),
+  // `language` (personShape): the language the form was shown in, stored with the person (issue 15)
 });
 export type OnlineRegistrationInput = z.input<typeof onlineRegistrationSchema>;
 
