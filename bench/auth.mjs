@@ -1,13 +1,16 @@
-// Benchmark (issue 16): the request path of a cheap signed-in call, GET api/admin/v1/authorization,
-// next to a bare Fastify hello-world in the same run. The client is a child process (its own core,
+// Benchmark (issue 16): the request path of a cheap signed-in call, GET api/admin/v1/authorization
+// (or, with --route check, the check by code GET api/admin/v1/user/check/{bc} of one of 1,000
+// people in groups and zones: bench/check.mjs), next to a bare Fastify hello-world in the same run. The client is a child process (its own core,
 // one keep-alive agent, --concurrency requests in flight); the two servers are measured in
 // interleaved rounds (bare, app, app, bare, ...) and the medians of the rounds are printed: req/s,
 // p50/p99 latency, the server process's CPU per request, the ratio app/bare, and the SQL statements
 // one call runs (counted on the driver's query runners over 100 sequential calls).
 //
-//   node bench/auth.mjs [--db sqlite|mariadb] [--rounds 7] [--requests 5000] [--concurrency 50]
+//   node bench/auth.mjs [--db sqlite|mariadb] [--route authorization|check] [--rounds 7] [--requests 5000]
+//                       [--concurrency 50]
 // (build first: npm run build; BENCH_BACKEND_DIST=<dir> measures another build, e.g. the one before
-// a change). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
+// a change; ACCREDO_ADMIN_PATH=nest measures these routes through Nest's pipeline instead of the
+// lean handlers of backend/src/modules/session/lean-admin.ts). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
@@ -70,12 +73,14 @@ if (process.argv[2] === '--client') {
       rounds: { type: 'string', default: '7' },
       requests: { type: 'string', default: '5000' },
       concurrency: { type: 'string', default: '50' },
+      route: { type: 'string', default: 'authorization' },
     },
   });
+  if (!['authorization', 'check'].includes(values.route)) throw new Error('--route authorization|check');
   const ROUNDS = Number(values.rounds);
   const REQUESTS = Number(values.requests);
   const CONCURRENCY = Number(values.concurrency);
-  const { startBench } = await import('./lib.mjs');
+  const { countStatements, startBench } = await import('./lib.mjs');
 
   const child = fork(fileURLToPath(import.meta.url), ['--client']);
   await new Promise((r) => child.once('spawn', r));
@@ -96,32 +101,47 @@ if (process.argv[2] === '--client') {
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const bareJob = { url: `http://127.0.0.1:${bare.server.address().port}/`, headers: {} };
 
-  const { ds, base, token, stop } = await startBench(values.db);
-  const authJob = { url: `${base}/authorization`, headers: { authorization: token } };
-
-  // statements per call: every query runner's query() counted over 100 sequential calls
-  let statements = 0;
-  const counted = new WeakSet();
-  const wrap = (runner) => {
-    if (runner && !counted.has(runner)) {
-      counted.add(runner);
-      const query = runner.query.bind(runner);
-      runner.query = (...args) => {
-        statements++;
-        return query(...args);
-      };
+  const { ds, base, token, call, stop } = await startBench(values.db);
+  let path = '/authorization';
+  if (values.route === 'check') {
+    // 1,000 people of one action, each in two groups and a zone; the one checked is in the middle
+    const ml = (cs) => ({ cs, sk: '', en: '', de: '' });
+    const action = (await call('POST', '/action', { name: ml('Check bench') })).data;
+    const zone = (await call('POST', '/zone', { name: 'Hall', actionId: action.id })).data;
+    const groups = [];
+    for (const name of ['Crew', 'Press'])
+      groups.push((await call('POST', '/groups', { name, actionId: action.id })).data);
+    let bc = null;
+    for (let i = 0; i < 1000; i++) {
+      const person = (
+        await call('POST', '/user', {
+          actionId: action.id,
+          firstname: `F${i}`,
+          lastname: `L${i}`,
+          email: `check${i}@example.com`,
+          groupIds: groups.map((g) => g.id),
+          zones: [zone.id],
+          days: [],
+          customField: [],
+        })
+      ).data;
+      if (i === 500) bc = person.bc;
     }
-    return runner;
-  };
-  const createQueryRunner = ds.driver.createQueryRunner.bind(ds.driver);
-  ds.driver.createQueryRunner = (mode) => wrap(createQueryRunner(mode));
-  wrap(ds.driver.queryRunner);
+    path = `/user/check/${bc}`;
+  }
+  const label = `GET api/admin/v1${values.route === 'check' ? '/user/check/{bc}' : '/authorization'}`;
+  const authJob = { url: `${base}${path}`, headers: { authorization: token } };
+
+  // statements per call: counted on the driver (bench/lib.mjs) over 100 sequential calls
+  const statements = await countStatements(ds);
+  const before = statements.count();
   for (let i = 0; i < 100; i++) {
     const res = await fetch(authJob.url, { headers: authJob.headers });
-    if (!res.ok) throw new Error(`GET authorization: ${res.status} ${await res.text()}`);
+    if (!res.ok) throw new Error(`${label}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   }
-  const perCall = statements / 100;
+  const perCall = (statements.count() - before) / 100;
+  statements.stop();
 
   // warm-up of both, then interleaved rounds
   await measure({ ...bareJob, total: 2000, concurrency: CONCURRENCY });
@@ -157,7 +177,9 @@ if (process.argv[2] === '--client') {
     .loadavg()
     .map((x) => x.toFixed(1))
     .join(' ');
-  const build = process.env.BENCH_BACKEND_DIST ? ` (build ${process.env.BENCH_BACKEND_DIST})` : '';
+  const build =
+    (process.env.BENCH_BACKEND_DIST ? ` (build ${process.env.BENCH_BACKEND_DIST})` : '') +
+    (process.env.ACCREDO_ADMIN_PATH === 'nest' ? ' (Nest pipeline)' : '');
   console.log(
     `\n${values.db}${build}: ${ROUNDS} interleaved rounds of ${REQUESTS} GETs, ${CONCURRENCY} in flight, medians; load average ${load1}`,
   );
@@ -167,11 +189,10 @@ if (process.argv[2] === '--client') {
   console.log(
     `| bare Fastify hello-world | ${b.perSecond} | ${b.spread} | ${f(b.p50)} | ${f(b.p99)} | ${b.cpuUs} | ${b.failed} |`,
   );
-  console.log(
-    `| GET api/admin/v1/authorization | ${a.perSecond} | ${a.spread} | ${f(a.p50)} | ${f(a.p99)} | ${a.cpuUs} | ${a.failed} |`,
-  );
+  console.log(`| ${label} | ${a.perSecond} | ${a.spread} | ${f(a.p50)} | ${f(a.p99)} | ${a.cpuUs} | ${a.failed} |`);
   const ratio = a.perSecond / b.perSecond;
+  const target = values.route === 'check' ? 0.1 : 0.15;
   console.log(
-    `ratio authorization/bare: ${ratio.toFixed(3)} by req/s (target ≥ 0.15, p99 < 10 ms: ${ratio >= 0.15 && a.p99 < 10 ? 'met' : 'not met'}); ${f(perCall)} SQL statements per call`,
+    `ratio ${values.route}/bare: ${ratio.toFixed(3)} by req/s, ${(b.cpuUs / a.cpuUs).toFixed(3)} by server CPU per request (target ≥ ${target}, p99 < 10 ms: ${ratio >= target && a.p99 < 10 ? 'met' : 'not met'}); ${f(perCall)} SQL statements per call`,
   );
 }

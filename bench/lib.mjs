@@ -113,3 +113,36 @@ export async function seedGateAction({ ds, call, subjectId, now }, { name, rows,
   });
   return { action, group, seconds: (performance.now() - t0) / 1000 };
 }
+
+/**
+ * Counts the SQL statements the server sends, on the driver itself, so TypeORM's queries (cached
+ * statements too) and the prepared statements of the lean paths (backend/src/database/prepared.ts,
+ * the gate) are all counted: on SQLite every run of a better-sqlite3 statement, on MariaDB every
+ * mysql2 query or execute of the pool's connections. Returns `count()` and `stop()`, which takes
+ * the counting out again (it must not weigh on the timed runs).
+ */
+export async function countStatements(ds) {
+  let n = 0;
+  const undo = [];
+  const wrap = (proto, names) => {
+    for (const name of names) {
+      const original = proto[name];
+      if (typeof original !== 'function') continue;
+      proto[name] = function (...args) {
+        n++;
+        return original.apply(this, args);
+      };
+      undo.push(() => {
+        proto[name] = original;
+      });
+    }
+  };
+  if (ds.options.type === 'better-sqlite3') {
+    wrap(Object.getPrototypeOf(ds.driver.databaseConnection.prepare('SELECT 1')), ['all', 'get', 'run', 'iterate']);
+  } else {
+    const conn = await new Promise((ok, fail) => ds.driver.pool.getConnection((e, c) => (e ? fail(e) : ok(c))));
+    wrap(Object.getPrototypeOf(conn), ['query', 'execute']);
+    conn.release();
+  }
+  return { count: () => n, stop: () => undo.forEach((f) => f()) };
+}

@@ -3,11 +3,14 @@
 // row; an after-registration mail), then keeps 200 virtual visitors registering for N seconds and
 // prints sustained registrations per second with p50/p95/p99 latency. Afterwards it checks that no
 // registration was lost or duplicated: 201 answers == rows == counted code uses == log rows.
+// Beside it, in the same run and by the same visitors, a bare Fastify POST (it parses the JSON
+// body and answers 201), and the ratio; and the SQL statements one registration runs (counted on
+// the driver over 20 sequential registrations before the load).
 //   node bench/online-registration.mjs [--db sqlite|mariadb] [--visitors 200] [--seconds 20]
 //                                      [--auth code|none] [--mail yes|no]   (build first: npm run build)
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { startBench } from './lib.mjs';
+import { countStatements, startBench } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -81,19 +84,50 @@ if (withCode) {
 // ---- load: every visitor registers again and again until the time is up ----
 // The visitors run in a worker thread with a connection each (as browsers would): sharing the
 // server's event loop, the newest connections starve and the figures measure the load generator.
-const { latencies, statuses, elapsed } = await new Promise((resolve, reject) => {
-  const worker = new Worker(new URL('./online-registration-visitors.mjs', import.meta.url), {
-    workerData: {
-      url: `${online}/accreditation/${channel.channelKey}`,
-      token: token ?? null,
-      phoneId: phone.id,
-      visitors: VISITORS,
-      seconds: SECONDS,
-    },
+const visit = (url, seconds) =>
+  new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./online-registration-visitors.mjs', import.meta.url), {
+      workerData: { url, token: token ?? null, phoneId: phone.id, visitors: VISITORS, seconds },
+    });
+    worker.once('message', resolve);
+    worker.once('error', reject);
   });
-  worker.once('message', resolve);
-  worker.once('error', reject);
-});
+const registerUrl = `${online}/accreditation/${channel.channelKey}`;
+
+// statements per registration: 20 sequential registrations, counted on the driver
+const statements = await countStatements(ds);
+const counted0 = statements.count();
+for (let i = 0; i < 20; i++) {
+  const res = await fetch(registerUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { 'authorization-online': token } : {}) },
+    body: JSON.stringify({
+      firstname: 'Warm',
+      lastname: `Up${i}`,
+      email: `warmup${i}@example.com`,
+      customField: [{ id: phone.id, value: '+420 601 234 567' }],
+      checkingAttributes: { gdpr: true },
+    }),
+  });
+  if (res.status !== 201) throw new Error(`warm-up registration: ${res.status} ${await res.text()}`);
+}
+const perRegistration = (statements.count() - counted0) / 20;
+statements.stop();
+
+// the baseline: a bare Fastify POST taking the same bodies from the same visitors, before the run
+const Fastify = (await import('fastify')).default;
+const bare = Fastify();
+bare.post('/', async (req, reply) => reply.code(201).send({ data: { id: 1, received: typeof req.body } }));
+await bare.listen({ port: 0, host: '127.0.0.1' });
+const bareElu0 = performance.eventLoopUtilization();
+const bareRun = await visit(`http://127.0.0.1:${bare.server.address().port}/`, Math.min(SECONDS, 5));
+const bareElu = performance.eventLoopUtilization(bareElu0);
+await bare.close();
+const bareCreated = bareRun.statuses.get(201) ?? 0;
+
+const elu0 = performance.eventLoopUtilization();
+const { latencies, statuses, elapsed } = await visit(registerUrl, SECONDS);
+const elu = performance.eventLoopUtilization(elu0);
 
 // ---- figures ----
 latencies.sort((a, b) => a - b);
@@ -104,12 +138,28 @@ console.log(
     `${(created / elapsed).toFixed(1)} registrations/s; latency p50 ${pct(50)} ms, p90 ${pct(90)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${pct(100)} ms; ` +
     `answers ${JSON.stringify(Object.fromEntries(statuses))}`,
 );
+const perSecond = created / elapsed;
+const barePerSecond = bareCreated / bareRun.elapsed;
+const p99 = Number(pct(99));
+const max = Number(pct(100));
+// the server's own cost: its event loop's busy time per answer (the visitors have their own thread)
+const busy = (e, n) => (n ? (e.active * 1000) / n : 0);
+const goal = values.db === 'mariadb' ? 300 : 500;
+console.log(
+  `bare Fastify POST (same visitors, same run): ${barePerSecond.toFixed(0)}/s; ratio registration/bare ${(perSecond / barePerSecond).toFixed(4)}; ` +
+    `server event loop busy ${busy(elu, created).toFixed(0)} µs per registration, ${busy(bareElu, bareCreated).toFixed(0)} µs per bare POST ` +
+    `(ratio ${(busy(bareElu, bareCreated) / busy(elu, created)).toFixed(4)}); ` +
+    `${perRegistration.toFixed(1)} SQL statements per registration; ` +
+    `target ≥ ${goal}/s, p99 < 500 ms, nothing over 2 s: ${perSecond >= goal && p99 < 500 && max <= 2000 ? 'met' : 'not met'}`,
+);
 
 // ---- verification: nothing lost, nothing twice ----
 const one = async (sql, params = []) => Number(Object.values((await ds.query(sql, params))[0])[0]);
-const rows = await one('SELECT COUNT(*) FROM accreditation WHERE actionId = ?', [action.id]);
-const emails = await one('SELECT COUNT(DISTINCT email) FROM accreditation WHERE actionId = ?', [action.id]);
-const customIds = await one('SELECT COUNT(DISTINCT customId) FROM accreditation WHERE actionId = ?', [action.id]);
+// the 20 warm-up registrations are rows too (and code uses, log rows, mails)
+const rows = (await one('SELECT COUNT(*) FROM accreditation WHERE actionId = ?', [action.id])) - 20;
+const emails = -20 + (await one('SELECT COUNT(DISTINCT email) FROM accreditation WHERE actionId = ?', [action.id]));
+const customIds =
+  -20 + (await one('SELECT COUNT(DISTINCT customId) FROM accreditation WHERE actionId = ?', [action.id]));
 const checks = [
   [`201 answers (${created}) == rows (${rows})`, created === rows],
   [`no duplicate e-mail (${emails} distinct)`, emails === rows],
@@ -117,18 +167,22 @@ const checks = [
   [`only 201 answers`, statuses.size === 1 && created > 0],
 ];
 if (withCode) {
-  const used = await one('SELECT used FROM web_channel_code WHERE channelId = ?', [channel.id]);
-  const logs = await one(
-    'SELECT COUNT(*) FROM web_channel_code_log l JOIN web_channel_code c ON c.id = l.codeId WHERE c.channelId = ?',
-    [channel.id],
-  );
+  const used = -20 + (await one('SELECT used FROM web_channel_code WHERE channelId = ?', [channel.id]));
+  const logs =
+    -20 +
+    (await one(
+      'SELECT COUNT(*) FROM web_channel_code_log l JOIN web_channel_code c ON c.id = l.codeId WHERE c.channelId = ?',
+      [channel.id],
+    ));
   checks.push([`code uses (${used}) == rows`, used === rows], [`code log rows (${logs}) == rows`, logs === rows]);
 }
 if (mail) {
-  const queued = await one(
-    'SELECT COUNT(*) FROM mail_queue WHERE accreditationId IN (SELECT id FROM accreditation WHERE actionId = ?)',
-    [action.id],
-  );
+  const queued =
+    -20 +
+    (await one(
+      'SELECT COUNT(*) FROM mail_queue WHERE accreditationId IN (SELECT id FROM accreditation WHERE actionId = ?)',
+      [action.id],
+    ));
   checks.push([`after-registration mails queued (${queued}) == rows`, queued === rows]);
 }
 for (const [label, ok] of checks) console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}`);
