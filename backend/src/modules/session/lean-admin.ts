@@ -32,7 +32,18 @@ export const LEAN_ADMIN_ROUTES: LeanAdminRoute[] = [
     marked: () => SessionController.prototype.authorization,
     answer: (app) => {
       const sessions = app.get(SessionService, { strict: false });
-      return (auth) => sessions.session(auth.user, auth.rawToken, auth.subjectId);
+      // The answer's JSON (rights are most of it) is made once per cached user object, token and
+      // subject summary: any change of them gives new objects (SessionCache), hence a new text.
+      const texts = new WeakMap<object, { token: string; parts: object[]; json: Serialized }>();
+      return async (auth) => {
+        const session = await sessions.session(auth.user, auth.rawToken, auth.subjectId);
+        const parts = [session.rights, session.subject];
+        const hit = texts.get(auth.user);
+        if (hit && hit.token === auth.rawToken && hit.parts.every((p, i) => p === parts[i])) return hit.json;
+        const json = new Serialized(JSON.stringify({ data: session }));
+        texts.set(auth.user, { token: auth.rawToken, parts, json });
+        return json;
+      };
     },
   },
   {
@@ -45,6 +56,11 @@ export const LEAN_ADMIN_ROUTES: LeanAdminRoute[] = [
     },
   },
 ];
+
+/** An answer already serialised as the whole `{"data": …}` text. */
+class Serialized {
+  constructor(readonly text: string) {}
+}
 
 type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
@@ -99,6 +115,6 @@ function leanHandler(
     const auth = await adminAccess(tokens, req, access);
     const data = await answer(auth, req);
     reply.header('content-type', 'application/json; charset=utf-8');
-    return JSON.stringify({ data: data ?? null });
+    return data instanceof Serialized ? data.text : JSON.stringify({ data: data ?? null });
   };
 }
