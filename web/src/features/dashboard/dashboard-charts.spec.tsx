@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { t } from '../../testing/render';
 import { mockAdminApi, renderWithSession } from '../../testing/session';
@@ -90,6 +90,27 @@ describe('dashboard charts and latest registrations', () => {
     for (const tab of ['byType', 'byAction', 'total', 'bySource', 'pie'])
       expect(await screen.findByRole('tab', { name: t(`dashboard.charts.${tab}`) })).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: t('dashboard.charts.action') })).toHaveValue('');
+    // the chart's numbers as a figure with its total and a table (what the browser journey reads)
+    const byType = screen.getByRole('figure', { name: t('dashboard.charts.byType') });
+    expect(byType).toHaveAttribute('data-total', '6');
+    const days = within(byType).getAllByRole('row');
+    expect(days.map((r) => r.textContent)).toEqual([
+      `${t('dashboard.charts.date')}${t('dashboard.charts.sourceAdmin')}${t('dashboard.charts.sourceWeb')}`,
+      '2027-01-0102',
+      '2027-01-0200',
+      '2027-01-0340',
+    ]);
+    await user.selectOptions(screen.getByRole('combobox', { name: t('dashboard.charts.action') }), '2');
+    expect(screen.getByRole('figure', { name: t('dashboard.charts.byType') })).toHaveAttribute('data-total', '3');
+    await user.click(screen.getByRole('tab', { name: t('dashboard.charts.total') }));
+    const total = await screen.findByRole('figure', { name: t('dashboard.charts.total') });
+    expect(total).toHaveAttribute('data-total', '6');
+    expect(within(total).getAllByRole('row').at(-1)?.textContent).toBe('2027-01-0346');
+    await user.click(screen.getByRole('tab', { name: t('dashboard.charts.bySource') }));
+    expect(await screen.findByRole('figure', { name: t('dashboard.charts.bySource') })).toHaveAttribute(
+      'data-total',
+      '6',
+    );
     await user.click(screen.getByRole('tab', { name: t('dashboard.charts.pie') }));
     const shares = await screen.findByRole('table', { name: t('dashboard.charts.pie') });
     expect(shares).toHaveTextContent('Beta');

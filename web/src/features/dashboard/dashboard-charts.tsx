@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart, LineChart, PieChart } from '@mantine/charts';
-import { Group, NativeSelect, Paper, Stack, Table, Tabs, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Group, NativeSelect, Paper, Stack, Table, Tabs, Text, VisuallyHidden } from '@mantine/core';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   byActionPerDay,
@@ -12,8 +12,57 @@ import {
   paletteColor,
   sourceTotals,
   textOf,
+  totalOf,
   totalPerDay,
 } from './dashboard-data';
+
+/**
+ * A chart as a figure named by its tab, carrying its total (`data-total`) and its numbers as a
+ * table for screen readers (the drawing itself is an SVG they cannot read); the browser tests read
+ * both to see the charts move.
+ */
+function ChartFigure(props: {
+  label: string;
+  total: number;
+  columns: string[];
+  rows: (string | number)[][];
+  children: ReactNode;
+}) {
+  return (
+    <figure aria-label={props.label} data-total={props.total} style={{ margin: 0 }}>
+      {props.children}
+      <VisuallyHidden>
+        <table>
+          <caption>{props.label}</caption>
+          <thead>
+            <tr>
+              {props.columns.map((c) => (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {props.rows.map((r) => (
+              <tr key={String(r[0])}>
+                {r.map((v, i) =>
+                  i === 0 ? (
+                    <th key={props.columns[i]} scope="row">
+                      {v}
+                    </th>
+                  ) : (
+                    <td key={props.columns[i]}>{v}</td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </VisuallyHidden>
+    </figure>
+  );
+}
 
 /**
  * The dashboard's charts (spec §2 Dashboard), loaded as their own chunk (recharts is big): tabs with
@@ -35,6 +84,9 @@ export function DashboardCharts({ data }: { data: DashboardData }) {
   ];
   const totals = sourceTotals(chart);
   const actionIds = [...new Set(byAction.map((r) => r.actionId))];
+  const byType = bySourcePerDay(chart, actionFilter ? Number(actionFilter) : null);
+  const perAction = byActionPerDay(byAction);
+  const perDayTotal = totalPerDay(byAction);
 
   if (!chart.length)
     return (
@@ -66,56 +118,88 @@ export function DashboardCharts({ data }: { data: DashboardData }) {
               ]}
               maw={360}
             />
-            <LineChart
-              h={CHART_HEIGHT}
-              data={bySourcePerDay(chart, actionFilter ? Number(actionFilter) : null)}
-              dataKey="date"
-              series={sources}
-              withLegend
-              curveType="linear"
-            />
+            <ChartFigure
+              label={t('dashboard.charts.byType')}
+              total={byType.reduce((n, p) => n + Number(p.admin) + Number(p.web), 0)}
+              columns={[t('dashboard.charts.date'), ...sources.map((s) => s.label)]}
+              rows={byType.map((p) => [p.date, Number(p.admin), Number(p.web)])}
+            >
+              <LineChart h={CHART_HEIGHT} data={byType} dataKey="date" series={sources} withLegend curveType="linear" />
+            </ChartFigure>
           </Stack>
         </Tabs.Panel>
 
         <Tabs.Panel value="byAction">
-          <LineChart
-            h={CHART_HEIGHT}
-            data={byActionPerDay(byAction)}
-            dataKey="date"
-            series={actionIds.map((id, i) => ({ name: `a${id}`, label: actionName(id), color: paletteColor(i) }))}
-            withLegend
-            curveType="linear"
-          />
+          <ChartFigure
+            label={t('dashboard.charts.byAction')}
+            total={totalOf(byAction)}
+            columns={[t('dashboard.charts.date'), ...actionIds.map(actionName)]}
+            rows={perAction.map((p) => [p.date, ...actionIds.map((id) => Number(p[`a${id}`] ?? 0))])}
+          >
+            <LineChart
+              h={CHART_HEIGHT}
+              data={perAction}
+              dataKey="date"
+              series={actionIds.map((id, i) => ({ name: `a${id}`, label: actionName(id), color: paletteColor(i) }))}
+              withLegend
+              curveType="linear"
+            />
+          </ChartFigure>
         </Tabs.Panel>
 
         <Tabs.Panel value="total">
-          <LineChart
-            h={CHART_HEIGHT}
-            data={totalPerDay(byAction)}
-            dataKey="date"
-            series={[
-              { name: 'count', label: t('dashboard.charts.perDay'), color: paletteColor(8) },
-              { name: 'total', label: t('dashboard.charts.runningTotal'), color: paletteColor(1) },
-            ]}
-            withLegend
-            curveType="linear"
-          />
+          <ChartFigure
+            label={t('dashboard.charts.total')}
+            total={totalOf(byAction)}
+            columns={[t('dashboard.charts.date'), t('dashboard.charts.perDay'), t('dashboard.charts.runningTotal')]}
+            rows={perDayTotal.map((p) => [p.date, Number(p.count), Number(p.total)])}
+          >
+            <LineChart
+              h={CHART_HEIGHT}
+              data={perDayTotal}
+              dataKey="date"
+              series={[
+                { name: 'count', label: t('dashboard.charts.perDay'), color: paletteColor(8) },
+                { name: 'total', label: t('dashboard.charts.runningTotal'), color: paletteColor(1) },
+              ]}
+              withLegend
+              curveType="linear"
+            />
+          </ChartFigure>
         </Tabs.Panel>
 
         <Tabs.Panel value="bySource">
-          <BarChart
-            h={CHART_HEIGHT}
-            data={[
-              { source: t('dashboard.charts.sourceAdmin'), count: totals.admin },
-              { source: t('dashboard.charts.sourceWeb'), count: totals.web },
+          <ChartFigure
+            label={t('dashboard.charts.bySource')}
+            total={totals.admin + totals.web}
+            columns={[t('dashboard.charts.bySource'), t('dashboard.charts.count')]}
+            rows={[
+              [t('dashboard.charts.sourceAdmin'), totals.admin],
+              [t('dashboard.charts.sourceWeb'), totals.web],
             ]}
-            dataKey="source"
-            series={[{ name: 'count', label: t('dashboard.charts.count'), color: paletteColor(4) }]}
-          />
+          >
+            <BarChart
+              h={CHART_HEIGHT}
+              data={[
+                { source: t('dashboard.charts.sourceAdmin'), count: totals.admin },
+                { source: t('dashboard.charts.sourceWeb'), count: totals.web },
+              ]}
+              dataKey="source"
+              series={[{ name: 'count', label: t('dashboard.charts.count'), color: paletteColor(4) }]}
+            />
+          </ChartFigure>
         </Tabs.Panel>
 
         <Tabs.Panel value="pie">
-          <Group align="flex-start" gap="xl" wrap="wrap">
+          <Group
+            component="figure"
+            aria-label={t('dashboard.charts.pie')}
+            data-total={totalOf(pie)}
+            m={0}
+            align="flex-start"
+            gap="xl"
+            wrap="wrap"
+          >
             <PieChart
               size={CHART_HEIGHT - 40}
               h={CHART_HEIGHT}

@@ -91,6 +91,9 @@ export function totalPerDay(rows: DashboardActionRow[]): ChartPoint[] {
   });
 }
 
+/** All the registrations of rows. */
+export const totalOf = (rows: { count: number }[]) => rows.reduce((n, r) => n + r.count, 0);
+
 /** By source in all: administration and web channel. */
 export function sourceTotals(rows: DashboardChartRow[]): { admin: number; web: number } {
   const out = { admin: 0, web: 0 };
