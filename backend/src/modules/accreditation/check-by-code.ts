@@ -1,5 +1,5 @@
 import { formatBadgeCode, parseBadgeCode } from '@accredo/access';
-import type { CheckedAccreditationDto } from '@accredo/domain';
+import type { CheckedAccreditationDto, Language } from '@accredo/domain';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { type PreparedReader, preparedReader } from '../../database/prepared.js';
@@ -23,12 +23,12 @@ interface PersonRow {
   credit: number | null;
   isUnlimited: unknown;
   source: string;
-  language?: string;
+  language: string | null;
   createdAt: unknown;
 }
 
 // the person with the file key of their photo (of the same subject, as the tenant repositories read it)
-// (every column: the answer carries whatever the DTO maps, e.g. the person's language)
+// (a.*: every column, so a column added later is there for the DTO to map)
 const PERSON = `SELECT a.*, i.fileKey AS fileKey FROM accreditation a LEFT JOIN image i ON i.id = a.imageId AND i.subjectId = a.subjectId
   WHERE a.bc = ? AND a.subjectId = ?`;
 // the groups (k = 1) and zones (k = 2) with their names ('' for one that is gone), in id order
@@ -96,9 +96,9 @@ export class CheckByCode {
       credit: row.credit === null || row.credit === undefined ? null : Number(row.credit),
       isUnlimited: Boolean(Number(row.isUnlimited)),
       source: row.source,
-      ...(row.language === undefined ? {} : { language: row.language }),
+      language: (row.language || 'cs') as Language,
       dateCreate: iso(row.createdAt) ?? '',
       checked: { code: formatBadgeCode(row.bc, version), version, superseded: version < badgeVersion },
-    } as CheckedAccreditationDto;
+    };
   }
 }
