@@ -1,10 +1,63 @@
-import { Alert, type CSSVariablesResolver, createTheme, Drawer, Modal, Notification } from '@mantine/core';
+import {
+  Alert,
+  type CSSVariablesResolver,
+  createTheme,
+  Drawer,
+  type MantineColorsTuple,
+  Menu,
+  Modal,
+  Notification,
+} from '@mantine/core';
+
+/**
+ * Mantine's palettes whose shades 8 and 9 are too light for text: 8 darkened to 4.7:1 with white
+ * (a filled button's label, a coloured text on white), 9 to 4.7:1 on shades 0 and 1 (the text of a
+ * light alert or badge on its tint); shades 0–7 as Mantine has them.
+ */
+const CONTRAST_COLORS: Record<string, MantineColorsTuple> = {
+  cyan: ['#e3fafc', '#c5f6fa', '#99e9f2', '#66d9e8', '#3bc9db', '#22b8cf', '#15aabf', '#1098ad', '#0b7f92', '#0b7184'],
+  teal: ['#e6fcf5', '#c3fae8', '#96f2d7', '#63e6be', '#38d9a9', '#20c997', '#12b886', '#0ca678', '#07845e', '#077654'],
+  green: ['#ebfbee', '#d3f9d8', '#b2f2bb', '#8ce99a', '#69db7c', '#51cf66', '#40c057', '#37b24d', '#268538', '#247634'],
+  lime: ['#f4fce3', '#e9fac8', '#d8f5a2', '#c0eb75', '#a9e34b', '#94d82d', '#82c91e', '#74b816', '#4d8109', '#467308'],
+  yellow: [
+    '#fff9db',
+    '#fff3bf',
+    '#ffec99',
+    '#ffe066',
+    '#ffd43b',
+    '#fcc419',
+    '#fab005',
+    '#f59f00',
+    '#ab6200',
+    '#a15200',
+  ],
+  orange: [
+    '#fff4e6',
+    '#ffe8cc',
+    '#ffd8a8',
+    '#ffc078',
+    '#ffa94d',
+    '#ff922b',
+    '#fd7e14',
+    '#f76707',
+    '#c84b09',
+    '#b93c0b',
+  ],
+};
 
 /**
  * Colours and radius of the app. Transitions follow the user's reduced-motion setting (the e2e
  * journeys run with it, so axe checks a dialog as it is shown, not half faded in).
  */
-export const theme = createTheme({ primaryColor: 'violet', defaultRadius: 'sm', respectReducedMotion: true });
+export const theme = createTheme({
+  primaryColor: 'violet',
+  defaultRadius: 'sm',
+  respectReducedMotion: true,
+  // WCAG AA contrast (4.5:1, issue 15): a filled control, a coloured text and an outline use shade 8
+  // (Mantine's 6 is 3.3:1 with white for red, 3.6:1 for blue), and the light colours are darker there
+  primaryShade: { light: 8, dark: 8 },
+  colors: CONTRAST_COLORS,
+});
 
 /**
  * The theme in the UI language: the close buttons of dialogs, drawers, toasts and alerts are named
@@ -19,6 +72,8 @@ export function localTheme(closeLabel: string) {
       Drawer: Drawer.extend({ defaultProps: { closeButtonProps } }),
       Notification: Notification.extend({ defaultProps: { closeButtonProps } }),
       Alert: Alert.extend({ defaultProps: { closeButtonLabel: closeLabel } }),
+      // an open menu focuses its first item, not an unnamed placeholder (a menu holds menu items only)
+      Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
     },
   });
 }

@@ -20,7 +20,7 @@ function palette(shown: Shown): { bg: string; fg: string } {
       if (shown.answer.info) return { bg: 'var(--mantine-color-yellow-5)', fg: 'var(--mantine-color-dark-9)' };
       return { bg: 'var(--mantine-color-green-8)', fg: 'white' };
     case 'unreachable':
-      return { bg: 'var(--mantine-color-orange-7)', fg: 'white' };
+      return { bg: 'var(--mantine-color-orange-8)', fg: 'white' };
     case 'failed':
       return { bg: 'var(--mantine-color-red-8)', fg: 'white' };
     case 'paired':

@@ -11,6 +11,7 @@ import { Annotation, Compartment, EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
+import { accessibleHighlighting } from './editor-highlight';
 import { type EditorMark, markRange, type PlaceholderOption } from './editor-support';
 
 /*
@@ -138,6 +139,7 @@ export function HtmlCodeEditor(props: HtmlCodeEditorProps) {
         extensions: [
           basicSetup,
           html(),
+          accessibleHighlighting,
           htmlLanguage.data.of({ autocomplete: completions }),
           autocompletion({ activateOnTyping: true, icons: false }),
           lint,
