@@ -119,7 +119,7 @@ test.describe
       await expect(page.getByRole('row', { name: /Eva Cook/ }).getByText('Lunch')).toBeVisible();
     });
 
-    test('Eva picks the vegetarian lunch on her preview page; the dashboard lists her registration', async ({
+    test('Eva picks the vegetarian lunch on her preview page; the dashboard lists her, and its charts move after a registration', async ({
       page,
       request,
     }) => {
@@ -172,5 +172,28 @@ test.describe
       await page.goto('/');
       await expect(page.getByText('Eva').first()).toBeVisible();
       await expect(page.getByText('Cook').first()).toBeVisible();
+
+      // the charts move after a registration: someone registers on the web channel, and the chart
+      // by type (its total and today's web-channel count) and the total chart count one more
+      const byType = page.getByRole('figure', { name: 'Podle typu po dnech' });
+      await expect(byType).toBeVisible();
+      const before = Number(await byType.getAttribute('data-total'));
+      expect(before).toBeGreaterThan(0);
+      const webToday = async () => {
+        const last = byType.getByRole('row').last();
+        return Number(await last.getByRole('cell').last().textContent());
+      };
+      const webBefore = await webToday();
+      const channel = await post('web-channel', { name: 'Festival web', actionId });
+      const registered = await request.post(`/api/online/v1/accreditation/${channel.channelKey}`, {
+        data: { firstname: 'Petr', lastname: 'Web', email: 'petr@festival.test', customField: [] },
+      });
+      expect(registered.status(), await registered.text()).toBe(201);
+      await page.reload();
+      await expect(byType).toHaveAttribute('data-total', String(before + 1));
+      expect(await webToday()).toBe(webBefore + 1);
+      await page.getByRole('tab', { name: 'Celkem', exact: true }).click();
+      await expect(page.getByRole('figure', { name: 'Celkem' })).toHaveAttribute('data-total', String(before + 1));
+      await expect(page.getByText('Petr').first()).toBeVisible();
     });
   });
