@@ -146,10 +146,10 @@ export interface AccreditationDto {
   isUnlimited: boolean;
   /** where the person came from: 'admin' (the office) or 'web' (online registration) */
   source: string;
-  dateCreate: string;
-}
   /** the language every mail to the person is written in (issue 15): cs, sk, en or de */
   language: Language;
+  dateCreate: string;
+}
 
 /** `GET user/check/{bc}`: the accreditation and the badge whose code was read. */
 export interface CheckedAccreditationDto extends AccreditationDto {

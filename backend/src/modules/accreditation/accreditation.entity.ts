@@ -87,12 +87,12 @@ export class AccreditationEntity {
   @Column({ type: 'int', nullable: true })
   webChannelId: number | null;
 
-  @DateColumn()
-  createdAt: Date;
   /** the language the person registered in: every mail to them is written in it (issue 15) */
   @Column({ type: 'varchar', length: 2, default: 'cs' })
   language: string;
 
+  @DateColumn()
+  createdAt: Date;
 
   @DateColumn()
   updatedAt: Date;

@@ -29,8 +29,8 @@ import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
 import { ImageEntity } from '../image/image.entity.js';
 import { ImageService } from '../image/image.service.js';
-import { ZoneEntity } from '../zone/zone.entity.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
+import { ZoneEntity } from '../zone/zone.entity.js';
 import { AccreditationHistoryService } from './accreditation-history.service.js';
 import { EntranceEntity, localDay, subjectTimeZone } from './entrance.entity.js';
 import {
@@ -716,6 +716,12 @@ export class AccreditationService {
     await this.assertOfAction(this.groups, input.groupIds, action.id, 'groupIds');
     await this.assertOfAction(this.zones, input.zones, action.id, 'zones');
     const allowedDays = new Set(action.days.map((d) => d.id));
+    // the language every mail to the person is written in: one the subject offers (issue 15)
+    if (input.language !== undefined) {
+      const subject = await this.ds.getRepository(SubjectEntity).findOneBy({ id: action.subjectId });
+      const key = subjectLanguageError(input.language, subject?.multiLanguage ?? false);
+      if (key) errors.push({ path: 'language', key });
+    }
     if (!action.multiDay && input.days.length) errors.push({ path: 'days', key: 'accreditation.daysOnlyMultiDay' });
     else if (input.days.some((d) => !allowedDays.has(d)))
       errors.push({ path: 'days', key: 'basics.dateNotInActionRange' });
@@ -773,6 +779,8 @@ export class AccreditationService {
         days: input.days,
         fieldValues,
         imageId,
+        // not given: a new person gets cs (the fallback), an edit keeps the stored one
+        language: input.language ?? existing?.language ?? 'cs',
       },
       groupIds: [...new Set(input.groupIds)],
       zoneIds: [...new Set(input.zones)],
@@ -822,12 +830,6 @@ export class AccreditationService {
             .filter((groupId) => !held.has(`${accreditationId}:${groupId}`))
             .map((groupId) => ({ accreditationId, groupId })),
         );
-    // the language every mail to the person is written in: one the subject offers (issue 15)
-    if (input.language !== undefined) {
-      const subject = await this.ds.getRepository(SubjectEntity).findOneBy({ id: action.subjectId });
-      const key = subjectLanguageError(input.language, subject?.multiLanguage ?? false);
-      if (key) errors.push({ path: 'language', key });
-    }
         for (let j = 0; j < rows.length; j += 500) await repo.insert(rows.slice(j, j + 500));
       }
     });
@@ -885,8 +887,6 @@ export class AccreditationService {
         zones: zIds.map((id) => ({ id, name: zoneName.get(id) ?? '' })),
         days: r.days,
         customField: Object.entries(r.fieldValues ?? {}).map(([id, value]) => ({ id: Number(id), value })),
-        // not given: a new person gets cs (the fallback), an edit keeps the stored one
-        language: input.language ?? existing?.language ?? 'cs',
         image:
           r.imageId && imageKey.has(r.imageId) ? { id: r.imageId, path: `/api/file/${imageKey.get(r.imageId)}` } : null,
         printCount: r.printCount,
@@ -896,9 +896,9 @@ export class AccreditationService {
         credit: r.credit,
         isUnlimited: r.isUnlimited,
         source: r.source,
+        language: (r.language || 'cs') as Language,
         dateCreate: r.createdAt.toISOString(),
       };
     });
   }
 }
-        language: (r.language || 'cs') as Language,

@@ -93,6 +93,9 @@ export class MailTemplateService extends SubjectCrud<MailTemplateEntity, MailTem
   constructor(@InjectRepository(MailTemplateEntity) repo: Repository<MailTemplateEntity>) {
     super(repo);
   }
+  private get translationRepo(): Repository<MailTemplateTranslationEntity> {
+    return this.scoped.repo.manager.getRepository(MailTemplateTranslationEntity);
+  }
   protected apply(row: MailTemplateEntity, input: MailTemplateInput): void {
     Object.assign(row, {
       name: input.name,
@@ -101,9 +104,6 @@ export class MailTemplateService extends SubjectCrud<MailTemplateEntity, MailTem
       withAccreditation: input.withAccreditation,
       mailCopy: input.mailCopy,
       html: input.html || DEFAULT_MAIL_BODY,
-  private get translationRepo(): Repository<MailTemplateTranslationEntity> {
-    return this.scoped.repo.manager.getRepository(MailTemplateTranslationEntity);
-  }
     });
   }
   protected toDto(row: MailTemplateEntity, translations: MailTranslations = {}): MailTemplateDto {
@@ -115,17 +115,9 @@ export class MailTemplateService extends SubjectCrud<MailTemplateEntity, MailTem
       withAccreditation: row.withAccreditation,
       mailCopy: row.mailCopy,
       html: row.html,
+      translations,
     };
   }
-  protected override order() {
-    return { name: 'ASC' as const };
-  }
-  /** A mail template an action sends after registration (afterMail) or a web channel sends stays. */
-  protected override async refuseDelete(row: MailTemplateEntity): Promise<void> {
-    await refuseUsedTemplate(this.scoped.repo.manager, row.subjectId, {
-      translations,
-      actionsAfterMail: row.id,
-      webChannels: row.id,
   /** Every template with its other languages, read in one query. */
   protected override async toDtos(rows: MailTemplateEntity[]): Promise<MailTemplateDto[]> {
     const ids = rows.map((r) => r.id);
@@ -159,18 +151,18 @@ export class MailTemplateService extends SubjectCrud<MailTemplateEntity, MailTem
     await super.remove(id);
     await this.translationRepo.delete({ mailTemplateId: id });
   }
+  protected override order() {
+    return { name: 'ASC' as const };
+  }
+  /** A mail template an action sends after registration (afterMail) or a web channel sends stays. */
+  protected override async refuseDelete(row: MailTemplateEntity): Promise<void> {
+    await refuseUsedTemplate(this.scoped.repo.manager, row.subjectId, {
+      actionsAfterMail: row.id,
+      webChannels: row.id,
     });
   }
 }
 
-/** GET template: both lists of the /template screen's two tabs. */
-export async function groupedTemplates(templates: TemplateService, mails: MailTemplateService) {
-  const [accreditation, mail] = await Promise.all([templates.list(), mails.list()]);
-  return [
-    { type: 'mail', items: mail },
-    { type: 'accreditation', items: accreditation },
-  ];
-}
 /** Stored translation rows as the wire's `translations` ({sk?, en?, de?}). */
 export function translationsOf(rows: MailTemplateTranslationEntity[]): MailTranslations {
   const out: MailTranslations = {};
@@ -181,3 +173,11 @@ export function translationsOf(rows: MailTemplateTranslationEntity[]): MailTrans
   return out;
 }
 
+/** GET template: both lists of the /template screen's two tabs. */
+export async function groupedTemplates(templates: TemplateService, mails: MailTemplateService) {
+  const [accreditation, mail] = await Promise.all([templates.list(), mails.list()]);
+  return [
+    { type: 'mail', items: mail },
+    { type: 'accreditation', items: accreditation },
+  ];
+}

@@ -376,12 +376,12 @@ export class OnlineService {
           firstname: body.firstname,
           lastname: body.lastname,
           email: body.email,
+          // the language the form was shown in: every mail to the visitor is written in it (issue 15)
+          language: body.language,
           groupIds,
           zones,
           days,
           customField,
-          // the language the form was shown in: every mail to the visitor is written in it (issue 15)
-          language: body.language,
           imageData: withPhoto ? (body.image ?? null) : null,
         },
         {
