@@ -89,6 +89,11 @@ export const PLACEHOLDER = { light: '#697077', dark: '#9c9c9c' };
 
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': DIMMED.light, '--mantine-color-placeholder': PLACEHOLDER.light },
+  light: {
+    '--mantine-color-dimmed': DIMMED.light,
+    '--mantine-color-placeholder': PLACEHOLDER.light,
+    // a field's error text: Mantine's red 6 is 3.3:1 on white
+    '--mantine-color-error': 'var(--mantine-color-red-8)',
+  },
   dark: { '--mantine-color-dimmed': DIMMED.dark, '--mantine-color-placeholder': PLACEHOLDER.dark },
 });

@@ -71,13 +71,7 @@ export function DashboardTiles() {
           const value = data[tile.key];
           const alert = tile.color && value > 0;
           return (
-            <UnstyledButton
-              key={tile.key}
-              component={Link}
-              to={tile.to}
-              aria-label={`${t(tile.label)}: ${format.format(value)}`}
-              data-testid={`tile-${tile.key}`}
-            >
+            <UnstyledButton key={tile.key} component={Link} to={tile.to} data-testid={`tile-${tile.key}`}>
               <Paper withBorder p="md" radius="md">
                 <Group justify="space-between" wrap="nowrap">
                   <div>

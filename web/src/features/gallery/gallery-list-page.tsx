@@ -30,15 +30,10 @@ export const IMAGES_KEY = ['admin', 'image'] as const;
 function ImageCard({ image }: { image: ImageDto }) {
   const { t } = useTranslation();
   return (
-    <Card
-      withBorder
-      padding="xs"
-      component={Link}
-      to={`/gallery/detail/${image.id}`}
-      aria-label={`${t('gallery.open')}: ${image.name}`}
-    >
+    <Card withBorder padding="xs" component={Link} to={`/gallery/detail/${image.id}`}>
+      {/* named by its visible text (name, type, size), so the image says nothing more */}
       <Card.Section bg="var(--mantine-color-default-hover)">
-        <Image src={image.path} alt={image.name} h={140} fit="contain" loading="lazy" />
+        <Image src={image.path} alt="" h={140} fit="contain" loading="lazy" />
       </Card.Section>
       <Text size="sm" fw={500} mt="xs" truncate title={image.name}>
         {image.name}
