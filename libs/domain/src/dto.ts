@@ -25,6 +25,8 @@ export interface GroupDto {
   actionName: MultiText | null;
   assignDefaultMeal: boolean;
   assignDefaultParking: boolean;
+  /** when the group was archived (issue 15); null: in use */
+  archivedAt?: string | null;
 }
 
 /** A zone of spec §3 as GET zone and GET zone/{id} answer, with the groups that hold it. */

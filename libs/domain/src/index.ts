@@ -1,3 +1,4 @@
+export * from './archive.js';
 export * from './constants.js';
 export * from './dashboard.js';
 export * from './dto.js';

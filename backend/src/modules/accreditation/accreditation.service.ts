@@ -18,6 +18,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager, In, type Repository, type SelectQueryBuilder } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { refuseArchived } from '../../common/archive.js';
 import { applyGroupDefaults } from '../action-extension/extension-core.js';
 import { randomCode } from '../../common/crypto.js';
 import { assertOwned } from '../../common/crud.js';
@@ -128,6 +129,8 @@ export class AccreditationService {
 
   async create(input: Input, options: CreateOptions = {}): Promise<AccreditationDto> {
     const action = await this.action(input.actionId);
+    // an archived action takes no new people (issue 15); its own people stay editable
+    if (action.archivedAt) throw new AppError('ACTION_ARCHIVED');
     const prepared = await this.prepare(action, input, null, options.fixedFields, options.photoField);
     const now = new Date();
     for (let attempt = 0; ; attempt++) {
@@ -409,6 +412,7 @@ export class AccreditationService {
     mode: 'replace' | 'add' = 'replace',
   ): Promise<number> {
     await this.assertOfAction(this.groups, groupIds, actionId, 'groupsId');
+    await refuseArchived(this.groups, groupIds, 'groupsId', 'recordArchive.groupArchived');
     if (mode === 'add') await this.addLinks(ids, groupIds);
     else await this.replaceLinks(ids, AccreditationGroupEntity, 'groupId', groupIds);
     // the meal and parking defaults of the groups (issue 14), left out where full
@@ -451,6 +455,7 @@ export class AccreditationService {
    */
   async copy(ids: number[], targetActionId: number): Promise<{ changed: number; skipped: number }> {
     const target = await this.action(targetActionId);
+    if (target.archivedAt) throw new AppError('ACTION_ARCHIVED');
     const targetFields = new Set(target.customField.map((f) => f.id));
     let changed = 0;
     let skipped = 0;
@@ -714,6 +719,13 @@ export class AccreditationService {
     const duplicate = await this.scoped.findOne({ actionId: action.id, email: input.email });
     if (duplicate && duplicate.id !== existing?.id) throw emailExists();
     await this.assertOfAction(this.groups, input.groupIds, action.id, 'groupIds');
+    // an archived group is given to no one new; a person who holds it keeps it (issue 15)
+    const held = existing
+      ? (await this.ds.getRepository(AccreditationGroupEntity).find({ where: { accreditationId: existing.id } })).map(
+          (l) => l.groupId,
+        )
+      : [];
+    await refuseArchived(this.groups, input.groupIds, 'groupIds', 'recordArchive.groupArchived', held);
     await this.assertOfAction(this.zones, input.zones, action.id, 'zones');
     const allowedDays = new Set(action.days.map((d) => d.id));
     // the language every mail to the person is written in: one the subject offers (issue 15)

@@ -1,5 +1,5 @@
 import { actionSchema, currentActionSchema } from '@accredo/domain';
-import { Controller, Delete, Get, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { AdminSession, Right } from '../../common/access.js';
@@ -44,6 +44,21 @@ export class ActionController {
     @CurrentAdmin() auth: AdminAuth,
   ) {
     return this.actions.setCurrent(auth, body.actionId);
+  }
+
+  /** Archive instead of delete (issue 15, docs/archive.md): with the delete right. */
+  @Post('action/:id/archive')
+  @HttpCode(200)
+  @Right('action', 'delete')
+  archive(@IdParam() id: number) {
+    return this.actions.archive(id, true);
+  }
+
+  @Post('action/:id/restore')
+  @HttpCode(200)
+  @Right('action', 'delete')
+  restore(@IdParam() id: number) {
+    return this.actions.archive(id, false);
   }
 
   /** 409 ACTION_HAS_ACCREDITATIONS while the action has people. */

@@ -69,4 +69,8 @@ export class ActionEntity {
 
   @DateColumn()
   updatedAt: Date;
+
+  /** when it was archived (issue 15, docs/archive.md); null while in use */
+  @DateColumn({ nullable: true })
+  archivedAt: Date | null;
 }

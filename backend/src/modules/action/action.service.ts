@@ -5,6 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { archivedAtOf, setArchived } from '../../common/archive.js';
 import { assertOwned, SubjectCrud } from '../../common/crud.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import {
@@ -31,6 +32,8 @@ export type ActionDto = ActionData & {
   extension: number[];
   customField: (ActionData['customField'][number] & { name: string; customFieldType: number })[];
   dateCreate: string;
+  /** when it was archived (issue 15); null while in use */
+  archivedAt: string | null;
 };
 
 @Injectable()
@@ -143,7 +146,14 @@ export class ActionService extends SubjectCrud<ActionEntity, z.output<typeof act
       extension: row.extension,
       previewData: row.previewData,
       dateCreate: row.createdAt.toISOString(),
+      archivedAt: archivedAtOf(row),
     };
+  }
+
+  /** POST action/{id}/archive and /restore (issue 15): an archived action takes no new people. */
+  async archive(id: number, archived: boolean): Promise<ActionDto> {
+    await setArchived(this.scoped, id, archived);
+    return this.get(id);
   }
 
   protected override async toDtos(rows: ActionEntity[]): Promise<ActionDto[]> {

@@ -45,4 +45,8 @@ export class GroupEntity {
 
   @DateColumn()
   updatedAt: Date;
+
+  /** when it was archived (issue 15, docs/archive.md); null while in use */
+  @DateColumn({ nullable: true })
+  archivedAt: Date | null;
 }

@@ -1,5 +1,5 @@
 import { groupSchema } from '@accredo/domain';
-import { Controller, Delete, Get, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Right } from '../../common/access.js';
@@ -39,6 +39,21 @@ export class GroupsController {
   @Right('groups', 'update')
   update(@IdParam() id: number, @ValidBody(groupSchema) body: z.output<typeof groupSchema>) {
     return this.groups.update(id, body);
+  }
+
+  /** Archive instead of delete (issue 15, docs/archive.md): with the delete right. */
+  @Post('groups/:id/archive')
+  @HttpCode(200)
+  @Right('groups', 'delete')
+  archive(@IdParam() id: number) {
+    return this.groups.archive(id, true);
+  }
+
+  @Post('groups/:id/restore')
+  @HttpCode(200)
+  @Right('groups', 'delete')
+  restore(@IdParam() id: number) {
+    return this.groups.archive(id, false);
   }
 
   /** 409 GROUP_HAS_PEOPLE while people are in the group. */

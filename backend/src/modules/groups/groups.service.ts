@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { archivedAtOf, refuseArchived, setArchived } from '../../common/archive.js';
 import { assertOwned, SubjectCrud } from '../../common/crud.js';
 import { AccreditationGroupEntity } from '../accreditation/accreditation.entity.js';
 import { GroupExtensionEntity } from '../action-extension/action-extension.entity.js';
@@ -35,6 +36,10 @@ export class GroupsService extends SubjectCrud<GroupEntity, z.output<typeof grou
   protected async apply(row: GroupEntity, input: z.output<typeof groupSchema>): Promise<void> {
     await assertOwned(this.actions, [input.actionId], 'actionId');
     await assertOwned(this.templates, [input.adminTemplateId], 'adminTemplateId');
+    // an archived template is chosen by no group anew; a group that prints with it keeps it (issue 15)
+    await refuseArchived(this.templates, [input.adminTemplateId], 'adminTemplateId', 'recordArchive.templateArchived', [
+      row.adminTemplateId ?? 0,
+    ]);
     const zones = await assertOwned(this.zones, input.zoneId, 'zoneId');
     // A group's zones belong to its action (or, like the group, to none).
     if (zones.some((z) => z.actionId !== null && z.actionId !== input.actionId)) {
@@ -77,7 +82,14 @@ export class GroupsService extends SubjectCrud<GroupEntity, z.output<typeof grou
       actionName: row.actionId ? (actions.get(row.actionId)?.name ?? null) : null,
       assignDefaultMeal: row.assignDefaultMeal,
       assignDefaultParking: row.assignDefaultParking,
+      archivedAt: archivedAtOf(row),
     };
+  }
+
+  /** POST groups/{id}/archive and /restore (issue 15): an archived group is given to no one new. */
+  async archive(id: number, archived: boolean): Promise<GroupDto> {
+    await setArchived(this.scoped, id, archived);
+    return this.get(id);
   }
 
   protected override async toDtos(rows: GroupEntity[]): Promise<GroupDto[]> {

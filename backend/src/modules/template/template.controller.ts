@@ -1,5 +1,5 @@
 import { mailTemplateSchema, templateSchema } from '@accredo/domain';
-import { Controller, Delete, Get, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Right } from '../../common/access.js';
@@ -37,6 +37,21 @@ export class TemplateController {
   @Right('template', 'update')
   update(@IdParam() id: number, @ValidBody(templateSchema) body: z.output<typeof templateSchema>) {
     return this.templates.update(id, body);
+  }
+
+  /** Archive instead of delete (issue 15, docs/archive.md): with the delete right. */
+  @Post('template/:id/archive')
+  @HttpCode(200)
+  @Right('template', 'delete')
+  archive(@IdParam() id: number) {
+    return this.templates.archive(id, true);
+  }
+
+  @Post('template/:id/restore')
+  @HttpCode(200)
+  @Right('template', 'delete')
+  restore(@IdParam() id: number) {
+    return this.templates.archive(id, false);
   }
 
   /** 409 TEMPLATE_IN_USE while a group prints with it. */

@@ -28,6 +28,10 @@ export class TemplateEntity {
 
   @DateColumn()
   updatedAt: Date;
+
+  /** when it was archived (issue 15, docs/archive.md); null while in use */
+  @DateColumn({ nullable: true })
+  archivedAt: Date | null;
 }
 
 /** A mail template: 1 after registration, 2 from the admin. */

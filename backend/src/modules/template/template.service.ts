@@ -9,6 +9,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { archivedAtOf, setArchived } from '../../common/archive.js';
 import { SubjectCrud, usedBy } from '../../common/crud.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
@@ -17,7 +18,8 @@ import { MailTemplateEntity, MailTemplateTranslationEntity, TemplateEntity } fro
 
 type TemplateInput = z.output<typeof templateSchema>;
 type MailTemplateInput = z.output<typeof mailTemplateSchema>;
-export type TemplateDto = TemplateInput & { id: number };
+/** archivedAt (issue 15): when the badge template was archived; null while in use */
+export type TemplateDto = TemplateInput & { id: number; archivedAt: string | null };
 export type MailTemplateDto = MailTemplateInput & { id: number };
 
 /** The sample body a new mail template starts with (spec §2: a new one gets a default sample body). */
@@ -77,7 +79,13 @@ export class TemplateService extends SubjectCrud<TemplateEntity, TemplateInput, 
       type: row.type,
       pageSize: row.pageSize as TemplateDto['pageSize'],
       htmlData: row.htmlData,
+      archivedAt: archivedAtOf(row),
     };
+  }
+  /** POST template/{id}/archive and /restore (issue 15): no group chooses an archived template anew. */
+  async archive(id: number, archived: boolean): Promise<TemplateDto> {
+    await setArchived(this.scoped, id, archived);
+    return this.get(id);
   }
   protected override order() {
     return { name: 'ASC' as const };

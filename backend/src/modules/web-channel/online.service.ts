@@ -21,7 +21,7 @@ import {
 } from '@accredo/domain';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
+import { In, IsNull, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { dummyPasswordHash, verifyPassword } from '../../common/crypto.js';
@@ -109,8 +109,9 @@ export class OnlineService {
 
   private async action(channel: WebChannelEntity): Promise<ActionEntity> {
     const action = await this.actions.findOneBy({ id: channel.actionId, subjectId: channel.subjectId });
-    // A channel whose action was removed leads nowhere.
+    // A channel whose action was removed leads nowhere; one of an archived action is closed (issue 15).
     if (!action) throw new AppError('WEB_CHANNEL_DOESNT_EXIST');
+    if (action.archivedAt) throw new AppError('WEB_CHANNEL_IS_CLOSED');
     return action;
   }
 
@@ -203,14 +204,17 @@ export class OnlineService {
     return channel.customField.length === 0 || channel.customField.includes(setting.id);
   }
 
-  /** viewGroups: the channel's groups, or every group of the action when it names none. */
+  /** viewGroups: the channel's groups, or every group of the action when it names none; never an archived one (issue 15). */
   private async offeredGroups(channel: WebChannelEntity, action: ActionEntity): Promise<GroupEntity[]> {
     if (channel.groupsId.length)
       return this.groups.find({
-        where: { subjectId: channel.subjectId, id: In(channel.groupsId) },
+        where: { subjectId: channel.subjectId, id: In(channel.groupsId), archivedAt: IsNull() },
         order: { name: 'ASC' },
       });
-    return this.groups.find({ where: { subjectId: channel.subjectId, actionId: action.id }, order: { name: 'ASC' } });
+    return this.groups.find({
+      where: { subjectId: channel.subjectId, actionId: action.id, archivedAt: IsNull() },
+      order: { name: 'ASC' },
+    });
   }
 
   // ---- authorization (spec §4 Tokens, §8 Online) ----
@@ -334,10 +338,10 @@ export class OnlineService {
         else if (!body.groups.every((g) => offered.has(g))) errors.push({ path: 'groups', key: 'basics.invalidValue' });
         wanted = body.groups;
       }
-      // Groups removed or moved to another action since the channel was saved are left out.
+      // Groups removed, archived or moved to another action since the channel was saved are left out.
       const chosenGroups = wanted.length
         ? (await this.groups.find({ where: { subjectId: channel.subjectId, id: In(wanted) } })).filter(
-            (g) => g.actionId === null || g.actionId === action.id,
+            (g) => (g.actionId === null || g.actionId === action.id) && !g.archivedAt,
           )
         : [];
       const groupIds = chosenGroups.map((g) => g.id);

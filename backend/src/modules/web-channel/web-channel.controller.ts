@@ -60,6 +60,21 @@ export class WebChannelController {
     return this.channels.update(id, body);
   }
 
+  /** Archive instead of delete (issue 15, docs/archive.md): with the delete right. */
+  @Post('web-channel/:id/archive')
+  @HttpCode(200)
+  @Right('webChannel', 'delete')
+  archive(@IdParam() id: number) {
+    return this.channels.archive(id, true);
+  }
+
+  @Post('web-channel/:id/restore')
+  @HttpCode(200)
+  @Right('webChannel', 'delete')
+  restore(@IdParam() id: number) {
+    return this.channels.archive(id, false);
+  }
+
   /** 409 WEB_CHANNEL_HAS_REGISTRATIONS while people registered through the channel. */
   @Delete('web-channel/:id')
   @Right('webChannel', 'delete')

@@ -109,6 +109,10 @@ export class WebChannelEntity {
 
   @DateColumn()
   updatedAt: Date;
+
+  /** when it was archived (issue 15, docs/archive.md): its form is closed; null while in use */
+  @DateColumn({ nullable: true })
+  archivedAt: Date | null;
 }
 
 /** A login user of a channel with authorization type 2. */

@@ -21,6 +21,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager, In, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { archivedAtOf, setArchived } from '../../common/archive.js';
 import { assertOwned } from '../../common/crud.js';
 import { hashPassword } from '../../common/crypto.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
@@ -101,6 +102,7 @@ export class WebChannelService {
       state: webChannelState(r, now),
       withAuthorization: r.withAuthorization,
       authorizationType: r.withAuthorization ? authorizationTypeOf(r) : null,
+      archivedAt: archivedAtOf(r),
     }));
   }
 
@@ -169,7 +171,14 @@ export class WebChannelService {
         }),
       ),
       dateCreate: row.createdAt.toISOString(),
+      archivedAt: archivedAtOf(row),
     };
+  }
+
+  /** POST web-channel/{id}/archive and /restore (issue 15): an archived channel's form is closed. */
+  async archive(id: number, archived: boolean): Promise<WebChannel> {
+    await setArchived(this.scoped, id, archived);
+    return this.get(id);
   }
 
   /** The manage module's list of a subject's channels (across subjects: plain repository). */

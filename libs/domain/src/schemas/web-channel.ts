@@ -289,6 +289,8 @@ export interface WebChannel {
   users: WebChannelUser[];
   externalCode: ExternalCode[];
   dateCreate: string;
+  /** when the channel was archived (issue 15): its form is closed; null: in use */
+  archivedAt?: string | null;
 }
 
 export interface WebChannelListItem {
@@ -304,16 +306,20 @@ export interface WebChannelListItem {
   withAuthorization: boolean;
   /** null without authorization */
   authorizationType: AuthorizationType | null;
+  /** when the channel was archived (issue 15); null: in use */
+  archivedAt?: string | null;
 }
 
 /**
  * Spec §4: open only when active and within dateFrom..dateTo (either may be empty: no limit on
  * that side). `now` is the venue's wall clock as YYYY-MM-DDTHH:mm; the dateTo minute is still open.
+ * An archived channel (issue 15) is closed for good, whatever its dates say.
  */
 export function webChannelState(
-  c: { active: boolean; dateFrom: string | null; dateTo: string | null },
+  c: { active: boolean; dateFrom: string | null; dateTo: string | null; archivedAt?: Date | string | null },
   now: string,
 ): WebChannelState {
+  if (c.archivedAt) return 'closed';
   if (!c.active) return 'notActive';
   if (c.dateFrom && now < c.dateFrom) return 'notActiveYet';
   if (c.dateTo && now > c.dateTo) return 'closed';
