@@ -64,6 +64,7 @@ import { PdfJobRetry1764100800000 } from './migrations/1764100800000-pdf-job-ret
 import { AccreditationWebChannel1764101100011 } from './migrations/1764101100011-accreditation-web-channel.js';
 import { MailLanguage1764103000000 } from './migrations/1764103000000-mail-language.js';
 import { DashboardCounts1764102000000 } from './migrations/1764102000000-dashboard-counts.js';
+import { MailCountIndex1764102100000 } from './migrations/1764102100000-mail-count-index.js';
 import { Archive1764104000000 } from './migrations/1764104000000-archive.js';
 import {
   AccreditationExtensionEntity,
@@ -132,6 +133,7 @@ export const MIGRATIONS = [
   SearchFold1764100500000,
   AccreditationWebChannel1764101100011,
   DashboardCounts1764102000000,
+  MailCountIndex1764102100000,
   Archive1764104000000,
   MailLanguage1764103000000,
 ];

@@ -7,6 +7,8 @@ export type MailStatus = 'waiting' | 'sending' | 'sent' | 'error';
 @Entity('mail_queue')
 @Index('IDX_mail_queue_due', ['status', 'nextAttemptAt'])
 @Index('IDX_mail_queue_accreditationId', ['accreditationId', 'id'])
+/** the dashboard's mail tiles: a count per subject and status reads one index range */
+@Index('IDX_mail_queue_subject_status', ['subjectId', 'status'])
 export class MailQueueEntity {
   @PrimaryGeneratedColumn()
   id: number;
