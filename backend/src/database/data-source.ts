@@ -64,6 +64,8 @@ import { PdfJobRetry1764100800000 } from './migrations/1764100800000-pdf-job-ret
 import { AccreditationWebChannel1764101100011 } from './migrations/1764101100011-accreditation-web-channel.js';
 import { MailLanguage1764103000000 } from './migrations/1764103000000-mail-language.js';
 import { DashboardCounts1764102000000 } from './migrations/1764102000000-dashboard-counts.js';
+import { SqliteCheckpointer } from './sqlite-checkpoint.js';
+import { GateWritePath1764106000000 } from './migrations/1764106000000-gate-write-path.js';
 import { MailCountIndex1764102100000 } from './migrations/1764102100000-mail-count-index.js';
 import { Archive1764104000000 } from './migrations/1764104000000-archive.js';
 import {
@@ -136,7 +138,10 @@ export const MIGRATIONS = [
   MailCountIndex1764102100000,
   Archive1764104000000,
   MailLanguage1764103000000,
+  GateWritePath1764106000000,
 ];
+
+type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];
 
 /** Data source options for either database; never `synchronize`: the migrations build the schema. */
 export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
@@ -154,9 +159,14 @@ export function dataSourceOptions(db: DatabaseConfig): DataSourceOptions {
       type: 'better-sqlite3',
       database: db.file,
       enableWAL: db.file !== ':memory:',
-      prepareDatabase: (conn: { pragma(s: string): unknown }) => {
+      prepareDatabase: (conn: SqliteConnection) => {
         conn.pragma('busy_timeout = 5000');
         conn.pragma('foreign_keys = ON');
+        // WAL now (TypeORM sets it only after this): the log's checkpoints leave the event loop
+        if (db.file !== ':memory:') {
+          conn.pragma('journal_mode = WAL');
+          SqliteCheckpointer.attach(conn);
+        }
       },
     };
   }

@@ -70,6 +70,36 @@ describe('local time helpers (D19)', () => {
     expect(localDateTime(t, tz)).toEqual({ day, time });
   });
 
+  it('answers from its per-minute memory exactly as Intl does, across a DST change and zones with odd offsets', () => {
+    const intl = (at: number, timeZone: string) => {
+      const p = Object.fromEntries(
+        new Intl.DateTimeFormat('en-CA', {
+          timeZone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+        })
+          .formatToParts(new Date(at))
+          .map((x) => [x.type, x.value]),
+      );
+      return { day: `${p.year}-${p.month}-${p.day}`, time: `${p.hour === '24' ? '00' : p.hour}:${p.minute}` };
+    };
+    // Prague's spring change (01:00 UTC), Kathmandu (+05:45), Chatham (+12:45 / +13:45)
+    const from = Date.parse('2026-03-29T00:30:00Z');
+    for (const tz of ['Europe/Prague', 'Asia/Kathmandu', 'Pacific/Chatham', 'America/St_Johns']) {
+      for (let at = from; at < from + 3 * 3_600_000; at += 7 * 60_000 + 13_000) {
+        // twice: the second answer comes from the memory; a caller's change to it stays its own
+        const first = localDateTime(at, tz);
+        first.day = 'changed';
+        expect(localDateTime(at, tz), `${tz} ${new Date(at).toISOString()}`).toEqual(intl(at, tz));
+        expect(localDateTime(at + 59_999 - (at % 60_000), tz)).toEqual(intl(at, tz));
+      }
+    }
+  });
+
   it('midnight is 00:00, not 24:00', () => {
     expect(localTime(Date.parse('2026-07-10T22:00:00Z'), 'Europe/Prague')).toBe('00:00');
   });

@@ -21,12 +21,33 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/**
+ * The answers of recent minutes per time zone: a gate asks for the same minute thousands of times
+ * (every scan's "now", every passage's day), and Intl's formatToParts costs microseconds each time.
+ * Keyed by the UTC minute: every time zone in use today is offset by whole minutes (IANA's
+ * second-precision offsets are local mean times before 1900). Bounded: cleared when full.
+ */
+const minutes = new Map<string, Map<number, { day: string; time: string }>>();
+const MINUTES_KEPT = 4096;
+
 /** The local calendar day and wall-clock minute of an instant: { day: 'YYYY-MM-DD', time: 'HH:mm' }. */
 export function localDateTime(at: number, timeZone: string): { day: string; time: string } {
+  const minute = Math.floor(at / 60_000);
+  let zone = minutes.get(timeZone);
+  const hit = zone?.get(minute);
+  if (hit) return { day: hit.day, time: hit.time };
   const parts: Record<string, string> = {};
   for (const p of formatter(timeZone).formatToParts(new Date(at))) parts[p.type] = p.value;
   const hour = parts.hour === '24' ? '00' : parts.hour;
-  return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${hour}:${parts.minute}` };
+  const value = { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${hour}:${parts.minute}` };
+  if (!zone) {
+    if (minutes.size >= 64) minutes.clear();
+    zone = new Map();
+    minutes.set(timeZone, zone);
+  }
+  if (zone.size >= MINUTES_KEPT) zone.clear();
+  zone.set(minute, value);
+  return { day: value.day, time: value.time };
 }
 
 /** The local calendar day (YYYY-MM-DD) of an instant in a time zone. */

@@ -8,10 +8,9 @@ import { DateColumn } from '../../database/columns.js';
  * (entered, entered on a day, not entered, not entered on a day) and shows the latest rows.
  */
 @Entity('entrance')
+/** a person's passages: the list's entrance dates and, filtered by template, the counts of D2 (issue 11) */
 @Index('IDX_entrance_accreditation', ['accreditationId', 'day'])
 @Index('IDX_entrance_filter', ['actionId', 'type', 'day', 'accreditationId'])
-/** a template's passages of a person: the counts of D2 (issue 11) */
-@Index('IDX_entrance_template', ['deviceTemplateId', 'accreditationId'])
 export class EntranceEntity {
   @PrimaryGeneratedColumn()
   id: number;
