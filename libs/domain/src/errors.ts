@@ -89,8 +89,6 @@ export const ERRORS = {
   IMAGE_IN_USE: { status: 409, key: 'errors.IMAGE_IN_USE' },
   // Archived records (issue 15) are no target of anything new: an archived action takes no people.
   ACTION_ARCHIVED: { status: 409, key: 'errors.ACTION_ARCHIVED' },
-  // Archived records (issue 15) are no target of anything new: an archived action takes no people.
-  ACTION_ARCHIVED: { status: 409, key: 'errors.ACTION_ARCHIVED' },
   INTERNAL_ERROR: { status: 500, key: 'errors.INTERNAL_ERROR' },
 } as const satisfies Record<string, { status: number; key: string }>;
 

@@ -188,8 +188,6 @@ export class AccreditationFilesService {
     const action = await this.action(input.actionId);
     // an archived action takes no new people (issue 15)
     if (action.archivedAt) throw new AppError('ACTION_ARCHIVED');
-    // an archived action takes no new people (issue 15)
-    if (action.archivedAt) throw new AppError('ACTION_ARCHIVED');
     // spec §5 Import: extensionImportType (1 manual, 2 from the group) is required when the action has extensions
     if ((action.extension ?? []).length && !input.extensionImportType)
       throw AppError.validation([{ path: 'extensionImportType', key: 'basics.requireField' }]);
