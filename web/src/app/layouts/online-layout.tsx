@@ -1,5 +1,5 @@
 import { Box, Container } from '@mantine/core';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { useRouteTitle } from '../document-title';
 import { mainTarget, SkipLink } from './skip-link';
 import './online-layout.css';
@@ -9,7 +9,9 @@ import './online-layout.css';
  * phones; the page's main landmark, with the touch sizes of online-layout.css.
  */
 export function OnlineLayout() {
-  useRouteTitle();
+  // the public form names its event itself (useDocumentTitle); the preview page is "the badge's page"
+  const { pathname } = useLocation();
+  useRouteTitle(pathname.startsWith('/preview/') ? 'preview.defaultTitle' : undefined);
   return (
     <>
       <SkipLink />
