@@ -68,6 +68,7 @@ import { SqliteCheckpointer } from './sqlite-checkpoint.js';
 import { GateWritePath1764106000000 } from './migrations/1764106000000-gate-write-path.js';
 import { MailCountIndex1764102100000 } from './migrations/1764102100000-mail-count-index.js';
 import { Archive1764104000000 } from './migrations/1764104000000-archive.js';
+import { ListScale1764105000000 } from './migrations/1764105000000-list-scale.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -139,6 +140,7 @@ export const MIGRATIONS = [
   Archive1764104000000,
   MailLanguage1764103000000,
   GateWritePath1764106000000,
+  ListScale1764105000000,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

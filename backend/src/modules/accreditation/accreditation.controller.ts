@@ -1,6 +1,7 @@
 import {
   accreditationListSchema,
   accreditationSchema,
+  booleanSchema,
   bulkAssignDaysSchema,
   bulkAssignGroupsSchema,
   bulkAssignZonesSchema,
@@ -29,6 +30,13 @@ function sendFile(reply: FastifyReply, { file, name }: { file: Buffer; name: str
     .header('cache-control', 'no-store')
     .send(file);
 }
+
+/**
+ * user/all and user/filter: `exactCount: true` counts every match; otherwise the count stops at
+ * COUNT_CAP and `maxCapped` says there are more (issue 16, docs/api.md).
+ */
+const listSchema = accreditationListSchema.extend({ exactCount: booleanSchema(false) });
+type ListBody = z.output<typeof listSchema>;
 
 type Bulk = {
   actionId: number;
@@ -72,22 +80,29 @@ export class AccreditationController {
   @Post('user/all')
   @HttpCode(200)
   @Right('user', 'getUser')
-  async all(@ValidBody(accreditationListSchema) body: z.output<typeof accreditationListSchema>) {
-    const { data, max, customField } = await this.service.list(body.actionId, body.page, body.pageSize, null);
-    return paged(data, max, { customField });
+  async all(@ValidBody(listSchema) body: ListBody) {
+    const { data, max, maxCapped, customField } = await this.service.list(
+      body.actionId,
+      body.page,
+      body.pageSize,
+      null,
+      body.exactCount,
+    );
+    return paged(data, max, { maxCapped, customField });
   }
 
   @Post('user/filter')
   @HttpCode(200)
   @Right('user', 'filterUser')
-  async filter(@ValidBody(accreditationListSchema) body: z.output<typeof accreditationListSchema>) {
-    const { data, max, customField } = await this.service.list(
+  async filter(@ValidBody(listSchema) body: ListBody) {
+    const { data, max, maxCapped, customField } = await this.service.list(
       body.actionId,
       body.page,
       body.pageSize,
       body.filterData,
+      body.exactCount,
     );
-    return paged(data, max, { customField });
+    return paged(data, max, { maxCapped, customField });
   }
 
   @Post('user/assign-groups')

@@ -10,6 +10,8 @@ import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
 @Index('UQ_accreditation_customId', ['actionId', 'customId'], { unique: true })
 @Index('IDX_accreditation_actionId_imageName', ['actionId', 'imageName'])
 @Index('IDX_accreditation_search', ['subjectId', 'actionId', 'search'])
+/** the list's printed / not printed filter (issue 16) */
+@Index('IDX_accreditation_printed', ['subjectId', 'actionId', 'printCount'])
 /** the device protocol's changes since a cursor (issue 11) */
 @Index('IDX_accreditation_changes', ['actionId', 'updatedAt', 'id'])
 export class AccreditationEntity {

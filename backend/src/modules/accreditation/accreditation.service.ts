@@ -89,8 +89,13 @@ const emailExists = () => new AppError('EMAIL_EXIST', { fields: [{ path: 'email'
  */
 /** Up to this many matches a filter counts as selective (see AccreditationService.page). */
 const SELECTIVE = 2000;
+/**
+ * A list counts its rows exactly up to this many; beyond, `max` is this and `maxCapped` says "or
+ * more", and the exact count is there on request (`exactCount`, issue 16).
+ */
+export const COUNT_CAP = 10_000;
 
-/** A filter as a query, with how many conditions it holds and, for some, a cheaper count. */
+/** A filter as a query, with how many conditions it holds and, for some, a cheaper exact count. */
 interface Filtered {
   qb: SelectQueryBuilder<AccreditationEntity>;
   conditions: number;
@@ -244,9 +249,9 @@ export class AccreditationService {
 
   // ---- find ----
 
-  async list(actionId: number, page: number, pageSize: number, filter: AccreditationFilter | null) {
+  async list(actionId: number, page: number, pageSize: number, filter: AccreditationFilter | null, exactCount = false) {
     const action = await this.action(actionId);
-    const rows = await this.page(await this.filtered(action.id, filter), page, pageSize);
+    const rows = await this.page(await this.filtered(action.id, filter), page, pageSize, exactCount);
     const [data, history] = await Promise.all([
       this.toDtos(rows.rows),
       this.history.forAccreditations(rows.rows.map((r) => r.id)),
@@ -254,22 +259,25 @@ export class AccreditationService {
     return {
       data: data.map((dto) => ({ ...dto, history: history.get(dto.id) })),
       max: rows.max,
+      maxCapped: rows.maxCapped,
       customField: await this.actionFields(action),
     };
   }
 
   /**
    * One page of a (filtered) list, newest first, and the size of the whole result. A filter first
-   * reads the matching ids through its covering indexes, stopping after SELECTIVE + 1: when that
-   * is all of them (a selective filter) they give the count and the page at once. A broad filter
-   * (or none) counts and walks the table newest first side by side, and the walk stops after the
-   * page, quickly exactly because matches are common (bench/accreditation-list.mjs).
+   * reads the matching ids through its indexes, stopping after SELECTIVE + 1: when that is all of
+   * them (a selective filter) they give the count and the page at once. Otherwise (a broad filter,
+   * or none) the page's ids are read from the index alone, newest first, skipping the rows before
+   * the page as index entries, not rows (a deferred join), and then those rows; the count stops at
+   * COUNT_CAP + 1 matches unless `exactCount` asks for all (issue 16, bench/accreditation-list.mjs).
    */
   private async page(
     { qb, conditions, count }: Filtered,
     page: number,
     pageSize: number,
-  ): Promise<{ rows: AccreditationEntity[]; max: number }> {
+    exactCount: boolean,
+  ): Promise<{ rows: AccreditationEntity[]; max: number; maxCapped: boolean }> {
     const offset = (page - 1) * pageSize;
     if (conditions) {
       const ids = (
@@ -281,20 +289,55 @@ export class AccreditationService {
       ).map((r) => Number(r.id));
       if (ids.length <= SELECTIVE) {
         const pageIds = ids.sort((a, b) => b - a).slice(offset, offset + pageSize);
-        const rows = pageIds.length ? await this.scoped.find({ where: { id: In(pageIds) } }) : [];
-        return { rows: rows.sort((a, b) => b.id - a.id), max: ids.length };
+        return { rows: await this.rowsByIds(pageIds), max: ids.length, maxCapped: false };
       }
     }
-    const [rows, max] = await Promise.all([
-      qb.clone().orderBy('a.id', 'DESC').offset(offset).limit(pageSize).getMany(),
-      count ? count() : qb.getCount(),
+    const [pageIds, counted] = await Promise.all([
+      qb
+        .clone()
+        .select('a.id', 'id')
+        .orderBy('a.id', 'DESC')
+        .offset(offset)
+        .limit(pageSize)
+        .getRawMany<{ id: number }>(),
+      exactCount ? (count ? count() : qb.getCount()).then((max) => ({ max, maxCapped: false })) : this.cappedCount(qb),
     ]);
-    return { rows, max };
+    return { rows: await this.rowsByIds(pageIds.map((r) => Number(r.id))), ...counted };
+  }
+
+  /** How many rows the query has, counting no further than COUNT_CAP + 1. */
+  private async cappedCount(qb: SelectQueryBuilder<AccreditationEntity>): Promise<{ max: number; maxCapped: boolean }> {
+    const [sql, params] = qb
+      .clone()
+      .select('a.id', 'id')
+      .limit(COUNT_CAP + 1)
+      .getQueryAndParameters();
+    const [row] = await this.ds.query(`SELECT COUNT(*) AS n FROM (${sql}) capped`, params);
+    const n = Number(row.n);
+    return n > COUNT_CAP ? { max: COUNT_CAP, maxCapped: true } : { max: n, maxCapped: false };
+  }
+
+  /** The accreditations of these ids, in this order (newest first). */
+  private async rowsByIds(ids: number[]): Promise<AccreditationEntity[]> {
+    if (!ids.length) return [];
+    const byId = new Map((await this.scoped.find({ where: { id: In(ids) } })).map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * The ids of the first SELECTIVE + 1 rows of an index lookup (a filter's own table), to decide
+   * between handing the matches over as a list (few) and a correlated EXISTS (many: the walk
+   * newest first finds a page of them after a few rows, where `a.id IN (SELECT …)` would first
+   * read every match).
+   */
+  private async firstIds(sql: string, params: unknown[]): Promise<number[]> {
+    return (await this.ds.query(`${sql} LIMIT ${SELECTIVE + 1}`, params)).map((r: { id: number }) => Number(r.id));
   }
 
   /**
    * The filter panel (spec §2) as one query on the action's accreditations, how many conditions it
-   * holds, and, where one user field is the only condition, a cheaper way to count its matches.
+   * holds, and, where one condition alone can be counted cheaper than the combined query, that
+   * exact count (used when the exact count is asked for).
    */
   private async filtered(actionId: number, filter: AccreditationFilter | null): Promise<Filtered> {
     const qb = this.scoped.query('a').andWhere('a.actionId = :actionId', { actionId });
@@ -303,23 +346,62 @@ export class AccreditationService {
       qb.andWhere(sql, params);
       conditions++;
     };
+    // A condition matched by few (≤ SELECTIVE) ids, given as the list, or by many, as `broad`.
+    const selectiveOr = (name: string, ids: number[], broad: string, params?: Record<string, unknown>, not = false) => {
+      if (ids.length > SELECTIVE) where(broad, params);
+      else if (ids.length) where(`a.id ${not ? 'NOT IN' : 'IN'} (:...${name})`, { [name]: ids });
+      else where(not ? '1 = 1' : '1 = 0');
+    };
     // A way to count the matches of the one condition there is, cheaper than the combined query.
     let soleCount: (() => Promise<number>) | undefined;
     if (!filter) return { qb, conditions };
     if (filter.text) {
-      // One lower-cased column: names, e-mail, code.
-      where("a.search LIKE :like ESCAPE '!'", { like: containing(foldSearch(filter.text)) });
+      // One folded column: names, e-mail, code (see searchText).
+      const folded = foldSearch(filter.text);
+      const scan = () => where("a.search LIKE :like ESCAPE '!'", { like: containing(folded) });
+      if (this.ds.options.type === 'mariadb' || folded.length < 3 || /[%_]/.test(folded)) scan();
+      else {
+        // SQLite: the trigram index (migration 1764105000000) finds every row holding the text,
+        // of any action, for a pattern of 3 characters or more; with at most COUNT_CAP of them the
+        // list reads those, otherwise the text is common and the walk newest first finds a page at once.
+        const fts = `%${folded}%`;
+        const hits = await this.ds.query('SELECT rowid AS id FROM accreditation_fts WHERE search LIKE ? LIMIT ?', [
+          fts,
+          COUNT_CAP + 1,
+        ]);
+        if (hits.length > COUNT_CAP) scan();
+        else if (hits.length <= SELECTIVE)
+          selectiveOr(
+            'textIds',
+            hits.map((r: { id: number }) => Number(r.id)),
+            '',
+          );
+        else where('a.id IN (SELECT f.rowid FROM accreditation_fts f WHERE f.search LIKE :fts)', { fts });
+      }
     }
     if (filter.groupId) {
-      where('a.id IN (SELECT g.accreditationId FROM accreditation_group g WHERE g.groupId = :groupId)', {
-        groupId: filter.groupId,
-      });
+      const ids = await this.firstIds('SELECT g.accreditationId AS id FROM accreditation_group g WHERE g.groupId = ?', [
+        filter.groupId,
+      ]);
+      selectiveOr(
+        'groupIds',
+        ids,
+        'EXISTS (SELECT 1 FROM accreditation_group g WHERE g.accreditationId = a.id AND g.groupId = :groupId)',
+        { groupId: filter.groupId },
+      );
     }
     if (filter.zoneId) {
-      where('a.id IN (SELECT z.accreditationId FROM accreditation_zone z WHERE z.zoneId = :zoneId)', {
-        zoneId: filter.zoneId,
-      });
+      const ids = await this.firstIds('SELECT z.accreditationId AS id FROM accreditation_zone z WHERE z.zoneId = ?', [
+        filter.zoneId,
+      ]);
+      selectiveOr(
+        'zoneIds',
+        ids,
+        'EXISTS (SELECT 1 FROM accreditation_zone z WHERE z.accreditationId = a.id AND z.zoneId = :zoneId)',
+        { zoneId: filter.zoneId },
+      );
     }
+    // IDX_accreditation_printed (subject, action, printCount)
     if (filter.printed === 1) where('a.printCount > 0');
     if (filter.printed === -1) where('a.printCount = 0');
     if (filter.entrance) {
@@ -330,9 +412,23 @@ export class AccreditationService {
         filter.entranceDate || localDay(new Date(), await subjectTimeZone(this.ds, currentSubjectId()));
       const params = { actionId, entranceDay };
       const day = onDay ? ' AND e.day = :entranceDay' : '';
-      const entered = `SELECT e.accreditationId FROM entrance e WHERE e.actionId = :actionId AND e.type = 1${day}`;
       const not = filter.entrance > 2;
-      where(`a.id ${not ? 'NOT IN' : 'IN'} (${entered})`, params);
+      // The people who entered, from IDX_entrance_filter (action, type, day, person); many of them
+      // (or many who did not) are an EXISTS (anti-join: NOT EXISTS) probe of IDX_entrance_accreditation
+      // (person, day). The probe names no action: a person's entries are of their action, and
+      // naming it would let the planner pick IDX_entrance_filter and read the action's whole log
+      // for every row.
+      const ids = await this.firstIds(
+        `SELECT DISTINCT e.accreditationId AS id FROM entrance e WHERE e.actionId = ? AND e.type = 1${onDay ? ' AND e.day = ?' : ''}`,
+        onDay ? [actionId, entranceDay] : [actionId],
+      );
+      selectiveOr(
+        'enteredIds',
+        ids,
+        `${not ? 'NOT ' : ''}EXISTS (SELECT 1 FROM entrance e WHERE e.accreditationId = a.id AND e.type = 1${day})`,
+        params,
+        not,
+      );
       // Alone, counted from IDX_entrance_filter (action, type, day, person) without a probe per
       // accreditation: the entry log holds rows of existing accreditations only (remove()).
       soleCount = async () => {
@@ -361,7 +457,8 @@ export class AccreditationService {
       // The field's matches are read first through IDX_accreditation_value_field (field, action,
       // value): MariaDB would drive `a.id IN (SELECT … FROM accreditation_value …)` from the
       // action's rows, one probe each, several times slower than handing over a short list. A broad
-      // match stays a sub-query; alone, it is counted from the index without touching the rows.
+      // match is a probe of the value's key per row; alone, it is counted from the index without
+      // touching the rows.
       const values = () => this.ds.createQueryBuilder().from('accreditation_value', v).where(condition, params);
       const ids = (
         await values()
@@ -369,17 +466,17 @@ export class AccreditationService {
           .limit(SELECTIVE + 1)
           .getRawMany<{ id: number }>()
       ).map((r) => Number(r.id));
-      if (ids.length > SELECTIVE) {
-        where(`a.id IN (SELECT ${v}.accreditationId FROM accreditation_value ${v} WHERE ${condition})`, params);
+      selectiveOr(
+        `ids${i}`,
+        ids,
+        `EXISTS (SELECT 1 FROM accreditation_value ${v} WHERE ${v}.accreditationId = a.id AND ${condition})`,
+        params,
+      );
+      if (ids.length > SELECTIVE)
         soleCount = async () => {
           const [row] = await values().select('COUNT(*)', 'n').getRawMany<{ n: number }>();
           return Number(row.n);
         };
-      } else if (ids.length) {
-        where(`a.id IN (:...ids${i})`, { [`ids${i}`]: ids });
-      } else {
-        where('1 = 0');
-      }
     }
     return { qb, conditions, count: conditions === 1 ? soleCount : undefined };
   }

@@ -1,0 +1,244 @@
+import { foldSearch } from '@accredo/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAccreditations } from '../../testing/seed.js';
+import {
+  createAdminUser,
+  createSubject,
+  createTestApp,
+  loginAs,
+  TEST_DB,
+  type TestApp,
+} from '../../testing/test-app.js';
+import { COUNT_CAP } from './accreditation.service.js';
+
+const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
+
+/**
+ * The list at scale (issue 16): every filter, over more rows than the count cap and past the
+ * selective threshold, answers exactly what a scan of the rows answers (the reference computed
+ * here from the table), whichever path (id list, index, EXISTS / NOT EXISTS, the text index)
+ * serves it; the count stops at COUNT_CAP unless the exact count is asked for.
+ */
+describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
+  let t: TestApp;
+  let admin: string;
+  let action: { id: number };
+  let other: { id: number };
+  let groups: { id: number }[];
+  let zone: { id: number };
+  /** the action's rows, newest first */
+  let rows: { id: number; customId: number; search: string; printCount: number }[];
+  const inGroup = new Map<number, Set<number>>();
+  const inZone = new Set<number>();
+  const entered = new Map<string, Set<number>>();
+  const ROWS = COUNT_CAP + 1500;
+  const DAY1 = '2027-05-10';
+  const DAY2 = '2027-05-11';
+
+  const post = (path: string, body: unknown) => t.api('POST', `/api/admin/v1/${path}`, { token: admin, body });
+  const list = async (filterData: object | null, page = 1, exactCount = false, pageSize = 10) =>
+    (
+      await post(filterData ? 'user/filter' : 'user/all', {
+        actionId: action.id,
+        page,
+        pageSize,
+        exactCount,
+        ...(filterData ? { filterData } : {}),
+      })
+    ).body;
+
+  /** The filter answers the rows `match` picks, newest first, on pages 1 and 3, counted both ways. */
+  async function expectFilter(filterData: object | null, match: (r: (typeof rows)[number]) => boolean) {
+    const want = rows.filter(match).map((r) => r.id);
+    const first = await list(filterData);
+    expect(first.data.map((r: { id: number }) => r.id)).toEqual(want.slice(0, 10));
+    expect({ max: first.max, maxCapped: first.maxCapped }).toEqual(
+      want.length > COUNT_CAP ? { max: COUNT_CAP, maxCapped: true } : { max: want.length, maxCapped: false },
+    );
+    const third = await list(filterData, 3, true);
+    expect(third.data.map((r: { id: number }) => r.id)).toEqual(want.slice(20, 30));
+    expect({ max: third.max, maxCapped: third.maxCapped }).toEqual({ max: want.length, maxCapped: false });
+    return want.length;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const subject = await createSubject(t);
+    admin = await loginAs(t, await createAdminUser(t, subject, { superuser: true }));
+    const make = async (name: string) => {
+      const res = await post('action', { name: ml(name), dateFrom: `${DAY1}T08:00`, dateTo: `${DAY2}T18:00` });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data;
+    };
+    action = await make('Scale');
+    other = await make('Other');
+    groups = [
+      (await post('groups', { name: 'Many', actionId: action.id })).body.data,
+      (await post('groups', { name: 'Few', actionId: action.id })).body.data,
+    ];
+    zone = (await post('zone', { name: 'VIP', actionId: action.id })).body.data;
+    const ids = await seedAccreditations(t.ds, { subjectId: subject.id, actionId: action.id, count: ROWS });
+    // people of another action whose text and entries must not count here
+    const otherIds = await seedAccreditations(t.ds, { subjectId: subject.id, actionId: other.id, count: 3000 });
+    // a few through the API: names with capitals and diacritics, folded by the server
+    for (const [firstname, lastname] of [
+      ['Žofie', 'Nováková'],
+      ['Ľubica', 'ĎUROVIČOVÁ'],
+      ['Jürgen', 'Weiß'],
+      ['Anna', '50% Off_Sale'],
+    ])
+      expect(
+        (
+          await post('user', {
+            actionId: action.id,
+            firstname,
+            lastname,
+            email: `${foldSearch(firstname)}@example.com`,
+          })
+        ).status,
+      ).toBe(201);
+
+    const insert = async (sql: string, values: unknown[][]) => {
+      for (let k = 0; k < values.length; k += 300) {
+        const chunk = values.slice(k, k + 300);
+        await t.ds.query(
+          `${sql} VALUES ${chunk.map((v) => `(${v.map(() => '?').join(', ')})`).join(', ')}`,
+          chunk.flat(),
+        );
+      }
+    };
+    // group Many: every 3rd (broad), Few: every 500th (selective); the zone: 7 people
+    const links: number[][] = [];
+    ids.forEach((id, i) => {
+      if (i % 3 === 0) links.push([id, groups[0].id]);
+      if (i % 500 === 0) links.push([id, groups[1].id]);
+    });
+    await insert('INSERT INTO accreditation_group (accreditationId, groupId)', links);
+    for (const [id, g] of links) inGroup.set(g, (inGroup.get(g) ?? new Set()).add(id));
+    for (const id of ids.slice(100, 107)) inZone.add(id);
+    await insert(
+      'INSERT INTO accreditation_zone (accreditationId, zoneId)',
+      [...inZone].map((id) => [id, zone.id]),
+    );
+    // entries: 4 in 5 on day 1 (broad), every 1000th on day 2 (selective), an exit (type 0) does
+    // not count; the other action's people entered on day 2
+    const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
+    const entries: unknown[][] = [];
+    const add = (actionId: number, id: number, type: number, day: string) => {
+      entries.push([subject.id, actionId, id, type, day, now]);
+      if (type === 1 && actionId === action.id) {
+        for (const key of [day, 'any']) entered.set(key, (entered.get(key) ?? new Set()).add(id));
+      }
+    };
+    ids.forEach((id, i) => {
+      if (i % 5) add(action.id, id, 1, DAY1);
+      if (i % 5 && i % 2) add(action.id, id, 1, DAY1); // entered twice: one person, once
+      if (i % 1000 === 0) add(action.id, id, 1, DAY2);
+      if (i % 5 === 0 && i % 1000) add(action.id, id, 0, DAY2);
+    });
+    for (const id of otherIds) add(other.id, id, 1, DAY2);
+    await insert('INSERT INTO entrance (subjectId, actionId, accreditationId, type, day, createdAt)', entries);
+    await t.ds.query('UPDATE accreditation SET printCount = 2 WHERE actionId = ? AND customId % 7 = 0', [action.id]);
+    rows = (
+      await t.ds.query(
+        'SELECT id, customId, search, printCount FROM accreditation WHERE actionId = ? ORDER BY id DESC',
+        [action.id],
+      )
+    ).map((r: Record<string, unknown>) => ({
+      id: Number(r.id),
+      customId: Number(r.customId),
+      search: String(r.search),
+      printCount: Number(r.printCount),
+    }));
+    expect(rows).toHaveLength(ROWS + 4);
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it('counts up to the cap, then says "or more"; the exact count on request', async () => {
+    expect(await expectFilter(null, () => true)).toBe(ROWS + 4);
+    // a deep page by offset: the same rows as the order says
+    const deep = await list(null, 1000, false, 10);
+    expect(deep.data.map((r: { id: number }) => r.id)).toEqual(rows.slice(9990, 10000).map((r) => r.id));
+    const beyond = await list(null, 1200, false, 10);
+    expect(beyond.data.map((r: { id: number }) => r.id)).toEqual(rows.slice(11990, 12000).map((r) => r.id));
+    expect(beyond.maxCapped).toBe(true);
+    // the old body without exactCount still answers a number in max
+    const old = await post('user/all', { actionId: action.id, page: 1, pageSize: 10 });
+    expect(old.body.max).toBe(COUNT_CAP);
+    expect((await post('user/all', { actionId: action.id, exactCount: 'yes' })).status).toBe(400);
+  });
+
+  it('finds text as any part of the folded names, e-mail and code, ignoring case and diacritics', async () => {
+    const text = (q: string) => expectFilter({ text: q }, (r) => r.search.includes(foldSearch(q)));
+    // few matches (the id list), between the thresholds, past the cap (the walk), none
+    expect(await text('p1234')).toBe(1);
+    expect(await text('001')).toBeGreaterThan(1000);
+    expect(await text('x0001')).toBe(1000);
+    expect(await text('X000')).toBeGreaterThan(COUNT_CAP - 100);
+    expect(await text('x00')).toBeGreaterThanOrEqual(ROWS);
+    expect(await text('nobody-here')).toBe(0);
+    // inside words, across words, short texts (no index), LIKE's own characters taken literally
+    expect(await text('234 q')).toBeGreaterThan(1);
+    expect(await text('23')).toBeGreaterThan(100);
+    expect(await text('a')).toBe(4);
+    expect(await text('50% off_')).toBe(1);
+    expect(await text('%')).toBe(1);
+    expect(await text('_')).toBe(1);
+    // case and diacritics, both ways
+    for (const q of ['novakova', 'NOVÁKOVÁ', 'Žofie', 'zofie nov', 'ďurovičová', 'durovicova', 'WEISS', 'weiß', 'ürg'])
+      expect(await text(q), q).toBe(1);
+    // a person of another action is not found here
+    expect((await list({ text: `s${other.id}x` })).max).toBe(0);
+  });
+
+  it('filters by group, zone, printed and entrance exactly, few or many', async () => {
+    expect(await expectFilter({ groupId: groups[0].id }, (r) => inGroup.get(groups[0].id)!.has(r.id))).toBe(
+      Math.ceil(ROWS / 3),
+    );
+    expect(await expectFilter({ groupId: groups[1].id }, (r) => inGroup.get(groups[1].id)!.has(r.id))).toBe(
+      Math.ceil(ROWS / 500),
+    );
+    expect(await expectFilter({ zoneId: zone.id }, (r) => inZone.has(r.id))).toBe(7);
+    expect(await expectFilter({ printed: 1 }, (r) => r.printCount > 0)).toBeGreaterThan(1000);
+    expect(await expectFilter({ printed: -1 }, (r) => r.printCount === 0)).toBeGreaterThan(9000);
+    const any = entered.get('any')!;
+    const day1 = entered.get(DAY1)!;
+    const day2 = entered.get(DAY2)!;
+    expect(await expectFilter({ entrance: 1 }, (r) => any.has(r.id))).toBe(any.size);
+    expect(await expectFilter({ entrance: 2, entranceDate: DAY1 }, (r) => day1.has(r.id))).toBe(day1.size);
+    expect(await expectFilter({ entrance: 2, entranceDate: DAY2 }, (r) => day2.has(r.id))).toBe(day2.size);
+    expect(await expectFilter({ entrance: 3 }, (r) => !any.has(r.id))).toBe(ROWS + 4 - any.size);
+    expect(await expectFilter({ entrance: 4, entranceDate: DAY1 }, (r) => !day1.has(r.id))).toBe(ROWS + 4 - day1.size);
+    expect(await expectFilter({ entrance: 4, entranceDate: DAY2 }, (r) => !day2.has(r.id))).toBe(ROWS + 4 - day2.size);
+    expect(await expectFilter({ entrance: 2, entranceDate: '2027-06-01' }, () => false)).toBe(0);
+    expect(await expectFilter({ entrance: 4, entranceDate: '2027-06-01' }, () => true)).toBe(ROWS + 4);
+    // combined: each condition's path, and the result is their intersection
+    expect(
+      await expectFilter(
+        { groupId: groups[0].id, printed: -1, entrance: 3, text: 'p1' },
+        (r) => inGroup.get(groups[0].id)!.has(r.id) && r.printCount === 0 && !any.has(r.id) && r.search.includes('p1'),
+      ),
+    ).toBeGreaterThan(10);
+    expect(
+      await expectFilter(
+        { groupId: groups[1].id, entrance: 2, entranceDate: DAY2, text: 'x00' },
+        (r) => inGroup.get(groups[1].id)!.has(r.id) && day2.has(r.id) && r.search.includes('x00'),
+      ),
+    ).toBeGreaterThan(0);
+  });
+
+  it('keeps the text index in step with edits and deletes', async () => {
+    const created = (
+      await post('user', { actionId: action.id, firstname: 'Quirin', lastname: 'Zzyzx', email: 'quirin@example.com' })
+    ).body.data;
+    expect((await list({ text: 'zzyzx' })).data.map((r: { id: number }) => r.id)).toEqual([created.id]);
+    await t.api('PUT', `/api/admin/v1/user/${created.id}`, {
+      token: admin,
+      body: { actionId: action.id, firstname: 'Quirin', lastname: 'Yyxyz', email: 'quirin@example.com' },
+    });
+    expect((await list({ text: 'zzyzx' })).max).toBe(0);
+    expect((await list({ text: 'yyxyz' })).data.map((r: { id: number }) => r.id)).toEqual([created.id]);
+    await post('user/delete', { actionId: action.id, userId: [created.id], type: 1 });
+    expect((await list({ text: 'yyxyz' })).max).toBe(0);
+  });
+});
