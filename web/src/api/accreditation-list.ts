@@ -44,11 +44,15 @@ export interface AccreditationListQuery {
   pageSize: number;
   /** null lists everything (user/all); a filter uses user/filter */
   filterData: AccreditationFilterData | null;
+  /** count every match; otherwise the server stops at its cap and says `maxCapped` */
+  exactCount?: boolean;
 }
 
 export interface AccreditationPage {
   data: AccreditationRow[];
+  /** how many match; with `maxCapped` at least this many (the server's count cap, 10,000) */
   max: number;
+  maxCapped: boolean;
   customField: ActionField[];
 }
 
@@ -83,6 +87,7 @@ async function pageCall(path: string, body: unknown, signal?: AbortSignal): Prom
   return {
     data: envelope.data,
     max: envelope.max,
+    maxCapped: envelope.maxCapped === true,
     customField: Array.isArray(envelope.customField) ? envelope.customField : [],
   };
 }
@@ -90,10 +95,12 @@ async function pageCall(path: string, body: unknown, signal?: AbortSignal): Prom
 export const ACCREDITATION_LIST_KEY = ['admin', 'accreditation', 'list'] as const;
 
 export const accreditationListApi = {
-  list: ({ actionId, page, pageSize, filterData }: AccreditationListQuery, signal?: AbortSignal) =>
-    filterData
-      ? pageCall('user/filter', { actionId, page, pageSize, filterData }, signal)
-      : pageCall('user/all', { actionId, page, pageSize }, signal),
+  list: ({ actionId, page, pageSize, filterData, exactCount }: AccreditationListQuery, signal?: AbortSignal) => {
+    const exact = exactCount ? { exactCount: true } : {};
+    return filterData
+      ? pageCall('user/filter', { actionId, page, pageSize, filterData, ...exact }, signal)
+      : pageCall('user/all', { actionId, page, pageSize, ...exact }, signal);
+  },
   assignGroups: (body: BulkTarget & { groupsId: number[]; mode: 'replace' | 'add' }) =>
     call<BulkResult>('POST', 'user/assign-groups', body),
   assignZones: (body: BulkTarget & { zones: number[] }) => call<BulkResult>('POST', 'user/assign-zone', body),

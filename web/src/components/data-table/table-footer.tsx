@@ -12,12 +12,23 @@ export interface TablePaging {
 }
 
 /** Under a table: the selected or total count, and page size and pages where there are pages. */
-export function TableFooter({ selected, total, paging }: { selected: number; total: number; paging?: TablePaging }) {
+export function TableFooter({
+  selected,
+  total,
+  totalText,
+  paging,
+}: {
+  selected: number;
+  total: number;
+  /** the total as shown, when it is not just the number (e.g. "10,000+") */
+  totalText?: string;
+  paging?: TablePaging;
+}) {
   const { t } = useTranslation();
   return (
     <Group justify="space-between" mt="sm" gap="sm">
       <Text size="sm" c="dimmed" aria-live="polite">
-        {selected > 0 ? t('basics.selected', { count: selected }) : t('basics.total', { count: total })}
+        {selected > 0 ? t('basics.selected', { count: selected }) : t('basics.total', { count: totalText ?? total })}
       </Text>
       {paging && (
         <Group gap="sm">

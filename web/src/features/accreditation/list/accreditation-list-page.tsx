@@ -82,7 +82,7 @@ export function AccreditationListPage() {
 }
 
 function AccreditationList({ actionId }: { actionId: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const session = useAdminSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -90,6 +90,8 @@ function AccreditationList({ actionId }: { actionId: number }) {
   const [filter, setFilter] = useState<AccreditationFilterData | null>(() => readStoredFilter(actionId));
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  // past the server's count cap the list says "10,000+" until this asks for the exact count
+  const [exactCount, setExactCount] = useState(false);
   const [selection, setSelection] = useState<Set<number>>(() => new Set());
   const [allSelected, setAllSelected] = useState(false);
   const [anchor, setAnchor] = useState<number | null>(null);
@@ -102,8 +104,9 @@ function AccreditationList({ actionId }: { actionId: number }) {
   const importExporter = useExportForImport();
 
   const list = useQuery({
-    queryKey: [...ACCREDITATION_LIST_KEY, { actionId, page, pageSize, filter }],
-    queryFn: ({ signal }) => accreditationListApi.list({ actionId, page, pageSize, filterData: filter }, signal),
+    queryKey: [...ACCREDITATION_LIST_KEY, { actionId, page, pageSize, filter, exactCount }],
+    queryFn: ({ signal }) =>
+      accreditationListApi.list({ actionId, page, pageSize, filterData: filter, exactCount }, signal),
     placeholderData: keepPreviousData,
   });
   const groupsQuery = useQuery({ queryKey: ['admin', 'groups'], queryFn: groupsApi.list });
@@ -127,8 +130,16 @@ function AccreditationList({ actionId }: { actionId: number }) {
   const fields: ActionField[] = list.data?.customField ?? NO_FIELDS;
   const rows = list.data?.data ?? [];
   const max = list.data?.max ?? 0;
+  const maxCapped = list.data?.maxCapped ?? false;
+  /** the count as shown: "10,000+" past the cap */
+  const maxText = maxCapped ? `${new Intl.NumberFormat(i18n.language).format(max)}+` : String(max);
   const pageCount = Math.max(1, Math.ceil(max / pageSize));
   const selectedCount = allSelected ? max : selection.size;
+
+  // what a bulk change over everyone (select-all, Ctrl+A) reaches is said as a number: count it
+  useEffect(() => {
+    if (allSelected && maxCapped) setExactCount(true);
+  }, [allSelected, maxCapped]);
 
   // a page beyond the end (after a delete or a smaller filter) falls back to the last one
   useEffect(() => {
@@ -158,6 +169,7 @@ function AccreditationList({ actionId }: { actionId: number }) {
     setFilter(next);
     writeStoredFilter(actionId, next);
     setPage(1);
+    setExactCount(false);
     clearSelection();
     setFilterOpen(false);
   };
@@ -380,16 +392,23 @@ function AccreditationList({ actionId }: { actionId: number }) {
             </>
           )}
         </Group>
-        <Checkbox
-          label={t('accreditation.selectAll', { count: max })}
-          checked={allSelected}
-          disabled={max === 0}
-          onChange={(event) => {
-            const checked = event.currentTarget.checked;
-            setAllSelected(checked);
-            if (!checked) setSelection(new Set());
-          }}
-        />
+        <Group gap="xs">
+          {maxCapped && (
+            <Button variant="subtle" size="xs" onClick={() => setExactCount(true)}>
+              {t('accreditation.countExactly')}
+            </Button>
+          )}
+          <Checkbox
+            label={t('accreditation.selectAll', { count: maxText })}
+            checked={allSelected}
+            disabled={max === 0}
+            onChange={(event) => {
+              const checked = event.currentTarget.checked;
+              setAllSelected(checked);
+              if (!checked) setSelection(new Set());
+            }}
+          />
+        </Group>
       </Group>
 
       {content}
@@ -398,6 +417,7 @@ function AccreditationList({ actionId }: { actionId: number }) {
         <TableFooter
           selected={selectedCount}
           total={max}
+          totalText={maxCapped ? maxText : undefined}
           paging={{
             page,
             pageCount,

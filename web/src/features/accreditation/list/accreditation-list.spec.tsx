@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ActionField } from '../../../api/accreditation-list';
 import { STORAGE_KEYS } from '../../../api/storage';
+import { i18n } from '../../../app/i18n';
 import { jsonResponse, t } from '../../../testing/render';
 import { renderWithSession, testSession } from '../../../testing/session';
 import { accreditationListRoute } from './routes';
@@ -94,6 +95,30 @@ afterEach(() => {
 });
 
 describe('accreditation list', () => {
+  it('past the count cap shows "10,000+" and counts exactly on request (issue 16)', async () => {
+    const { bodies } = mockAdminApi({
+      ...base,
+      'POST user/all': (body: Record<string, unknown> | undefined) => {
+        const page = pagedRows(25)(body);
+        return body?.exactCount
+          ? { paged: { ...page.paged, max: 1_234_567, maxCapped: false } }
+          : { paged: { ...page.paged, max: 10_000, maxCapped: true } };
+      },
+    });
+    const { user } = renderList();
+
+    // "10,000+" in the UI language's digits (cs: "10 000+"; its no-break space read as a space)
+    const raw = `${new Intl.NumberFormat(i18n.language).format(10_000)}+`;
+    const atLeast = raw.replace(/\s/g, ' ');
+    expect(await screen.findByText(t('basics.total', { count: atLeast }))).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: t('accreditation.selectAll', { count: raw }) })).toBeInTheDocument();
+    expect(bodies('user/all')[0]).toEqual({ actionId: 7, page: 1, pageSize: 10 });
+    await user.click(screen.getByRole('button', { name: t('accreditation.countExactly') }));
+    expect(await screen.findByText(t('basics.total', { count: 1_234_567 }))).toBeInTheDocument();
+    expect(bodies('user/all').at(-1)).toEqual({ actionId: 7, page: 1, pageSize: 10, exactCount: true });
+    expect(screen.queryByRole('button', { name: t('accreditation.countExactly') })).not.toBeInTheDocument();
+  });
+
   it('requests page 1, then page 2 and a new page size, with 1-based pages; double-click opens', async () => {
     const { bodies } = mockAdminApi({ ...base, 'POST user/all': pagedRows(25) });
     const { user } = renderList();
