@@ -1,33 +1,194 @@
-// Benchmark (issue 4): import a spreadsheet of 10,000 people (all-or-nothing) and print the time.
-//   node bench/import.mjs [--db sqlite|mariadb] [--rows 10000]      (build first: npm run build)
+// Benchmark (issues 4, 16): the spreadsheet import beside exceljs's bare streaming read of the same file.
+//   node bench/import.mjs [--db sqlite|mariadb] [--rows 10000] [--rounds 3] [--route file|json] [--profile DIR]
+// (build first: npm run build). The server runs in a child process of its own, so its peak RSS
+// (VmHWM) is the import's alone; the bare read runs in another child, on the same file, in the
+// same rounds (interleaved), and the figures are the medians. `--route json` sends the sheet as the
+// base64 JSON body of spec §7 instead of the multipart upload the web app uses.
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
-import { startBench } from './lib.mjs';
 
 const { values } = parseArgs({
-  options: { db: { type: 'string', default: 'sqlite' }, rows: { type: 'string', default: '10000' } },
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    rows: { type: 'string', default: '10000' },
+    rounds: { type: 'string', default: '3' },
+    route: { type: 'string', default: 'file' },
+    child: { type: 'string' },
+    file: { type: 'string' },
+    /** a folder: the server child runs with --cpu-prof and writes its profile there */
+    profile: { type: 'string' },
+  },
 });
+
+const mib = (bytes) => `${(bytes / 1048576).toFixed(0)} MiB`;
+/** VmHWM (peak) and VmRSS (now) of a process, in bytes, from /proc. */
+function memoryOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+  return { peak: kb('VmHWM'), rss: kb('VmRSS') };
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// ---- child: exceljs's bare streaming read (the baseline), rows counted ----
+if (values.child === 'bare') {
+  const t0 = performance.now();
+  let rows = 0;
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(values.file, {
+    entries: 'emit',
+    sharedStrings: 'cache',
+    worksheets: 'emit',
+  });
+  for await (const sheet of reader) {
+    for await (const row of sheet) if (row.number > 1) rows++;
+    break;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  process.send({ rows, seconds, peak: memoryOf(process.pid).peak }, () => process.exit(0));
+  await new Promise(() => {});
+}
+
+// ---- child: the server on a fresh database, answering the parent's requests ----
+if (values.child === 'server') {
+  const { startBench } = await import('./lib.mjs');
+  const bench = await startBench(values.db);
+  const field = (
+    await bench.call('POST', '/custom-field', { name: 'company', label: { cs: 'Firma' }, customFieldType: 1 })
+  ).data;
+  process.on('message', async (msg) => {
+    if (msg.kind === 'action') {
+      const action = (await bench.call('POST', '/action', { name: { cs: msg.name }, customField: [{ id: field.id }] }))
+        .data;
+      await bench.call('POST', '/groups', { name: 'Crew', actionId: action.id });
+      process.send({ kind: 'action', id: action.id });
+    } else if (msg.kind === 'count') {
+      const [{ n }] = await bench.ds.query('SELECT COUNT(*) AS n FROM accreditation WHERE actionId = ?', [msg.actionId]);
+      const [{ v }] = await bench.ds.query(
+        'SELECT COUNT(*) AS v FROM accreditation_value v JOIN accreditation a ON a.id = v.accreditationId WHERE a.actionId = ?',
+        [msg.actionId],
+      );
+      const [{ g }] = await bench.ds.query(
+        'SELECT COUNT(*) AS g FROM accreditation_group x JOIN accreditation a ON a.id = x.accreditationId WHERE a.actionId = ?',
+        [msg.actionId],
+      );
+      process.send({ kind: 'count', n: Number(n), values: Number(v), groups: Number(g) });
+    } else if (msg.kind === 'stop') {
+      await bench.stop();
+      process.exit(0);
+    }
+  });
+  process.send({ kind: 'ready', base: bench.base, token: bench.token });
+  await new Promise(() => {});
+}
+
+// ---- parent ----
 const ROWS = Number(values.rows);
-const { call, stop } = await startBench(values.db);
-const field = (await call('POST', '/custom-field', { name: 'company', label: { cs: 'Firma' }, customFieldType: 1 }))
-  .data;
-const action = (await call('POST', '/action', { name: { cs: 'Import' }, customField: [{ id: field.id }] })).data;
-await call('POST', '/groups', { name: 'Crew', actionId: action.id });
+const ROUNDS = Math.max(1, Number(values.rounds));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-import-bench-'));
+const file = path.join(dir, 'import.xlsx');
+{
+  // written by the streaming writer (shared strings, as Excel saves), so the parent stays small too
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: true });
+  const ws = wb.addWorksheet('import');
+  ws.addRow(['firstname', 'lastname', 'email', 'group', 'zones', 'bc', 'company', 'photo']).commit();
+  for (let i = 0; i < ROWS; i++)
+    ws.addRow([`First${i}`, `Last${i}`, `p${i}@example.com`, i % 3 ? 'Crew' : '', '', '', `Company ${i % 100}`]).commit();
+  ws.commit();
+  await wb.commit();
+}
+const size = fs.statSync(file).size;
 
-const wb = new ExcelJS.Workbook();
-const ws = wb.addWorksheet('import');
-ws.addRow(['firstname', 'lastname', 'email', 'group', 'zones', 'bc', 'company']);
-for (let i = 0; i < ROWS; i++)
-  ws.addRow([`First${i}`, `Last${i}`, `p${i}@example.com`, i % 3 ? 'Crew' : '', '', '', `Company ${i % 100}`]);
-const file = Buffer.from(await wb.xlsx.writeBuffer());
-const dataFile = `data:application/vnd.openxmlformats-officedocument.spreadsheetml.sheet;base64,${file.toString('base64')}`;
+const self = new URL(import.meta.url).pathname;
+const server = fork(self, ['--child', 'server', '--db', values.db], {
+  stdio: 'inherit',
+  execArgv: values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : [],
+});
+const replies = [];
+server.on('exit', (code, signal) => {
+  if (code) console.error(`server exited: ${code ?? signal}`);
+});
+server.on('exit', (code, signal) => {
+  if (code !== 0) console.error(`server exited: ${code ?? signal}`);
+});
+let waiting = null;
+server.on('message', (m) => {
+  if (waiting) {
+    const w = waiting;
+    waiting = null;
+    w(m);
+  } else replies.push(m);
+});
+const next = () => (replies.length ? Promise.resolve(replies.shift()) : new Promise((r) => (waiting = r)));
+const ask = async (msg) => {
+  server.send(msg);
+  return next();
+};
+const { base, token } = await next();
+const before = memoryOf(server.pid);
 
-const rss0 = process.memoryUsage().rss;
-const t0 = performance.now();
-const res = await call('POST', '/user/import', { actionId: action.id, dataFile, zonesImportType: 2 });
-const seconds = ((performance.now() - t0) / 1000).toFixed(2);
-const max = (await call('POST', '/user/all', { actionId: action.id, page: 1, pageSize: 1 })).max;
+async function bareRead() {
+  const child = fork(self, ['--child', 'bare', '--file', file], { stdio: 'inherit' });
+  return new Promise((resolve) => child.once('message', resolve));
+}
+
+async function importOnce(round) {
+  const { id: actionId } = await ask({ kind: 'action', name: `Import ${round}` });
+  let body;
+  let headers = { authorization: token };
+  if (values.route === 'json') {
+    const dataFile = `data:application/vnd.openxmlformats-officedocument.spreadsheetml.sheet;base64,${fs.readFileSync(file).toString('base64')}`;
+    body = JSON.stringify({ actionId, dataFile, zonesImportType: 2 });
+    headers = { ...headers, 'content-type': 'application/json' };
+  } else {
+    body = new FormData();
+    body.append('actionId', String(actionId));
+    body.append('zonesImportType', '2');
+    body.append('dataFile', await fs.openAsBlob(file), 'import.xlsx');
+  }
+  const t0 = performance.now();
+  const res = await fetch(`${base}/user/import${values.route === 'json' ? '' : '/file'}`, {
+    method: 'POST',
+    headers,
+    body,
+  });
+  const answer = await res.json();
+  const seconds = (performance.now() - t0) / 1000;
+  if (!res.ok) throw new Error(`import: ${res.status} ${JSON.stringify(answer).slice(0, 500)}`);
+  const count = await ask({ kind: 'count', actionId });
+  const expectedGroups = Array.from({ length: ROWS }, (_, i) => i % 3).filter(Boolean).length;
+  if (answer.data.imported !== ROWS || count.n !== ROWS || count.values !== ROWS || count.groups !== expectedGroups)
+    throw new Error(`integrity: imported ${answer.data.imported}, stored ${JSON.stringify(count)} of ${ROWS} rows`);
+  return seconds;
+}
+
+const bare = [];
+const imports = [];
+let barePeak = 0;
+for (let round = 1; round <= ROUNDS; round++) {
+  const b = await bareRead();
+  if (b.rows !== ROWS) throw new Error(`bare read saw ${b.rows} rows of ${ROWS}`);
+  bare.push(b.seconds);
+  barePeak = Math.max(barePeak, b.peak);
+  imports.push(await importOnce(round));
+}
+const peak = memoryOf(server.pid).peak;
+await new Promise((r) => setTimeout(r, 3000));
+const after = memoryOf(server.pid).rss;
+const exited = new Promise((r) => server.once('exit', r));
+server.send({ kind: 'stop' });
+await exited;
+fs.rmSync(dir, { recursive: true, force: true });
+
+const bareRate = ROWS / median(bare);
+const importRate = ROWS / median(imports);
 console.log(
-  `import on ${values.db}: ${res.data.imported} of ${ROWS} rows (${(file.length / 1024).toFixed(0)} KiB) in ${seconds} s; ${max} in the action; server RSS +${((process.memoryUsage().rss - rss0) / 1048576).toFixed(0)} MiB`,
+  `import on ${values.db} (${values.route === 'json' ? 'JSON base64' : 'multipart'}): ${ROWS} rows (${(size / 1024).toFixed(0)} KiB), median of ${ROUNDS} rounds\n` +
+    `  import          ${median(imports).toFixed(2)} s = ${importRate.toFixed(0)} rows/s\n` +
+    `  exceljs bare    ${median(bare).toFixed(2)} s = ${bareRate.toFixed(0)} rows/s (streaming read of the same file, peak RSS ${mib(barePeak)})\n` +
+    `  ratio           ${(importRate / bareRate).toFixed(2)} × bare read (target ≥ 0.35)\n` +
+    `  server RSS      ${mib(before.rss)} before, peak ${mib(peak)} (target < 300 MiB), ${mib(after)} 3 s after the last import\n` +
+    `  integrity       every round: ${ROWS} people, ${ROWS} values, the group rows of the sheet`,
 );
-await stop();

@@ -136,7 +136,7 @@ export async function fileCall(
   return { blob, filename: filenameFromDisposition(response.headers.get('content-disposition'), fallback) };
 }
 
-/** The chosen file as a data URL (the `dataFile` of POST user/import). */
+/** A chosen file as a data URL (the `dataFile` of the JSON calls: POST user/import, the external codes' CSV). */
 export function readAsDataUrl(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -168,15 +168,28 @@ export async function importFileFormatError(file: File): Promise<string | null> 
   return OLE2_MAGIC.every((byte, i) => head[i] === byte) ? 'accreditationImport.saveAsXlsx' : null;
 }
 
+/** The upload of POST user/import/file: the import's options and the chosen file itself. */
+export interface ImportUpload extends Omit<ImportPayload, 'dataFile'> {
+  file: Blob;
+}
+
 /**
- * POST user/import with XMLHttpRequest, so the upload progress can be shown (0..1 of the bytes sent);
- * the server's work after the upload is not measured and the caller shows it as indeterminate.
+ * POST user/import/file with XMLHttpRequest, so the upload progress can be shown (0..1 of the bytes
+ * sent): multipart/form-data with the options first and the file last (`dataFile`), which the
+ * server reads as it streams in, never whole (issue 16). The server's work after the upload is not
+ * measured and the caller shows it as indeterminate.
  */
-export function importUsers(body: ImportPayload, onProgress?: (fraction: number) => void): Promise<ImportResult> {
+export function importUsers(input: ImportUpload, onProgress?: (fraction: number) => void): Promise<ImportResult> {
+  const form = new FormData();
+  form.append('actionId', String(input.actionId));
+  form.append('zonesImportType', String(input.zonesImportType));
+  if (input.extensionImportType !== undefined) form.append('extensionImportType', String(input.extensionImportType));
+  form.append('dataFile', input.file, input.file instanceof File ? input.file.name : 'import.xlsx');
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${adminConfig.base}/user/import`);
-    for (const [name, value] of Object.entries({ accept: 'application/json', ...headers(true) }))
+    xhr.open('POST', `${adminConfig.base}/user/import/file`);
+    // no content-type: the browser writes multipart/form-data with its boundary
+    for (const [name, value] of Object.entries({ accept: 'application/json', ...headers(false) }))
       xhr.setRequestHeader(name, value);
     if (onProgress && xhr.upload) {
       xhr.upload.onprogress = (event) => {
@@ -193,7 +206,7 @@ export function importUsers(body: ImportPayload, onProgress?: (fraction: number)
     };
     xhr.onerror = () => reject(new ApiError('NETWORK_ERROR', 0, 'network error'));
     xhr.onabort = () => reject(new ApiError('NETWORK_ERROR', 0, 'aborted'));
-    xhr.send(JSON.stringify(body));
+    xhr.send(form);
   });
 }
 

@@ -20,7 +20,6 @@ import type { DataSource, Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { toFieldErrors, ZodPipe } from '../../common/zod.js';
-import { runCore } from '../action-extension/extension-core.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
@@ -32,6 +31,7 @@ import {
   isZip,
   peek,
   type ReadyRow,
+  runWrite,
   Spill,
   type WriteInput,
   writeCore,
@@ -400,7 +400,7 @@ export class AccreditationFilesService {
         consumedImports: [...consumed],
         now: new Date(),
       };
-      const imported = await runCore(this.ds, null, (env) => writeCore(env, spill, write));
+      const imported = await runWrite(this.ds, (env) => writeCore(env, spill, write));
       return { imported };
     } finally {
       spill.close();

@@ -47,7 +47,7 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
       headers: { authorization: admin, 'accept-language': 'en' },
       body: form,
     });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: (await res.json()) as any };
   }
 
   beforeAll(async () => {
@@ -379,7 +379,7 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
         headers: { authorization: admin },
         body: form,
       });
-      expect((await noFile.json()).error.details.fields).toEqual([
+      expect(((await noFile.json()) as { error: { details: { fields: unknown } } }).error.details.fields).toEqual([
         { path: 'dataFile', key: 'accreditationImport.chooseFile' },
       ]);
       const json = await post('user/import/file', { actionId: action.id, zonesImportType: 1 });

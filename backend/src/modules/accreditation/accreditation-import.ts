@@ -3,8 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import type { DataSource } from 'typeorm';
 import type { Core, CoreEnv } from '../action-extension/extension-core.js';
-import { groupDefaultsCore } from '../action-extension/extension-core.js';
+import { groupDefaultsCore, runCore } from '../action-extension/extension-core.js';
+import { isSqlite, sqlDate } from '../device/sql.js';
 import { randomCode } from '../../common/crypto.js';
 import { searchText } from './accreditation.entity.js';
 
@@ -123,6 +125,47 @@ export async function peek(source: Readable, n: number): Promise<{ head: Buffer;
 export const isZip = (head: Buffer) => head.length >= 4 && head.readUInt32LE(0) === 0x04034b50;
 const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 export const isOle2 = (head: Buffer) => head.length >= OLE2.length && head.subarray(0, OLE2.length).equals(OLE2);
+
+interface SqliteStatement {
+  all(...p: unknown[]): unknown[];
+  run(...p: unknown[]): { changes: number };
+}
+interface SqliteDb {
+  inTransaction: boolean;
+  prepare(sql: string): SqliteStatement;
+  transaction<T>(fn: () => T): { immediate(): T };
+}
+
+/**
+ * Runs the import's write in one transaction. SQLite: synchronously on the raw connection in
+ * BEGIN IMMEDIATE (as runCore does), but with each statement prepared once for the whole write —
+ * a full batch's INSERT has thousands of placeholders, and a statement prepared per batch costs
+ * the parse each time and holds native memory until the garbage collector finalizes it.
+ * MariaDB: runCore (READ COMMITTED, retried on a deadlock).
+ */
+export async function runWrite<T>(ds: DataSource, core: (env: CoreEnv) => Core<T>): Promise<T> {
+  if (!isSqlite(ds)) return runCore(ds, null, core);
+  const db = (ds.driver as unknown as { databaseConnection: SqliteDb }).databaseConnection;
+  const env: CoreEnv = { lock: '', date: (d) => sqlDate(ds, d) };
+  const statements = new Map<string, SqliteStatement>();
+  const exec = () => {
+    const gen = core(env);
+    let step = gen.next();
+    while (!step.done) {
+      const s = step.value;
+      let stmt = statements.get(s.sql);
+      if (!stmt) {
+        stmt = db.prepare(s.sql);
+        statements.set(s.sql, stmt);
+      }
+      step = gen.next(s.kind === 'all' ? stmt.all(...s.params) : stmt.run(...s.params));
+    }
+    return step.value;
+  };
+  // let an open transaction of another request finish, then one synchronous BEGIN IMMEDIATE
+  while (db.inTransaction) await new Promise((r) => setImmediate(r));
+  return db.transaction(exec).immediate();
+}
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const rowsOf = (n: number, width: number) => Array.from({ length: n }, () => `(${marks(width)})`).join(', ');

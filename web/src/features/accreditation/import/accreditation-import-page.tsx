@@ -23,11 +23,10 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   accreditationFilesApi,
   ImportError,
-  type ImportPayload,
   type ImportRowError,
+  type ImportUpload,
   importFileError,
   importFileFormatError,
-  readAsDataUrl,
   saveBlob,
 } from '../../../api/accreditation-files';
 import { ACCREDITATION_LIST_KEY } from '../../../api/accreditation-list';
@@ -47,6 +46,8 @@ const KNOWN_ERRORS = [
   'INVALID_IMPORT_FILE_FORMAT',
   'IMPORT_FILE_EMPTY',
   'IMPORT_COLUMNS_MISMATCH',
+  'IMPORT_FILE_XLS',
+  'IMPORT_FILE_TOO_LARGE',
   'ACTION_DOESNT_EXIST',
   'PAYLOAD_TOO_LARGE',
   'VALIDATION_ERROR',
@@ -142,11 +143,8 @@ function ImportForm({ actionId, hasExtensions }: { actionId: number; hasExtensio
   });
 
   const upload = useMutation({
-    mutationFn: async (input: Omit<ImportPayload, 'dataFile'> & { file: File }) => {
-      const { file: chosen, ...rest } = input;
-      const dataFile = await readAsDataUrl(chosen);
-      return accreditationFilesApi.import({ ...rest, dataFile }, setProgress);
-    },
+    // the file itself goes up as multipart, streamed by the server (never read into a data URL here)
+    mutationFn: (input: ImportUpload) => accreditationFilesApi.import(input, setProgress),
     onMutate: () => {
       setProgress(0);
       setOutcome(null);

@@ -13,9 +13,15 @@ import { accreditationImportRoute } from './routes';
 
 const text = (value: string) => ({ cs: value, sk: '', en: '', de: '' });
 
-/** A fake XMLHttpRequest for POST user/import: reports upload progress, then answers `answer`. */
+/** A fake XMLHttpRequest for POST user/import/file: reports upload progress, then answers `answer`. */
 function mockXhr(answer: { status: number; body: unknown }) {
-  const sent: { method: string; url: string; headers: Record<string, string>; body: Record<string, unknown> }[] = [];
+  const sent: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body: Record<string, unknown>;
+    order: string[];
+  }[] = [];
   class FakeXhr {
     upload: { onprogress: ((e: ProgressEvent) => void) | null; onload: (() => void) | null } = {
       onprogress: null,
@@ -36,8 +42,15 @@ function mockXhr(answer: { status: number; body: unknown }) {
     setRequestHeader(name: string, value: string) {
       this.headers[name] = value;
     }
-    send(body: string) {
-      sent.push({ method: this.method, url: this.url, headers: this.headers, body: JSON.parse(body) });
+    send(body: FormData) {
+      const fields = [...body.entries()];
+      sent.push({
+        method: this.method,
+        url: this.url,
+        headers: this.headers,
+        body: Object.fromEntries(fields),
+        order: fields.map(([name]) => name),
+      });
       setTimeout(() => {
         this.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 100 } as ProgressEvent);
         this.upload.onload?.();
@@ -125,7 +138,7 @@ describe('accreditation import', () => {
     expect(sent).toHaveLength(0);
   });
 
-  it('posts the data URL and the import types, then shows the count and a link to the list', async () => {
+  it('uploads the file itself as multipart (the options first), then shows the count and a link to the list', async () => {
     window.localStorage.setItem(STORAGE_KEYS.adminToken, 'tok');
     mockAdminApi(api([1]));
     const sent = mockXhr({ status: 200, body: { data: { imported: 12 } } });
@@ -145,16 +158,24 @@ describe('accreditation import', () => {
     expect(within(done).getByText(t('accreditationImport.imported', { count: 12 }))).toBeInTheDocument();
     expect(sent).toHaveLength(1);
     expect(sent[0].method).toBe('POST');
-    expect(sent[0].url).toBe('/api/admin/v1/user/import');
+    expect(sent[0].url).toBe('/api/admin/v1/user/import/file');
     expect(sent[0].headers.authorization).toBe('tok');
-    const expected = `data:application/vnd.openxmlformats-officedocument.spreadsheetml.sheet;base64,${btoa('PK-fake-xlsx')}`;
-    expect(sent[0].body).toEqual({ actionId: 7, dataFile: expected, zonesImportType: 2, extensionImportType: 1 });
+    // the browser sets multipart/form-data with its boundary
+    expect(sent[0].headers['content-type']).toBeUndefined();
+    // the server reads the options before the file streams in
+    expect(sent[0].order).toEqual(['actionId', 'zonesImportType', 'extensionImportType', 'dataFile']);
+    expect(sent[0].body).toMatchObject({ actionId: '7', zonesImportType: '2', extensionImportType: '1' });
+    const file = sent[0].body.dataFile as File;
+    expect(file.name).toBe('people.xlsx');
+    expect(await file.text()).toBe('PK-fake-xlsx');
     expect(within(done).getByRole('link', { name: t('accreditationImport.backToList') })).toHaveAttribute(
       'href',
       '/accreditation',
     );
     // the toast with the count as well
-    expect(screen.getAllByText(t('accreditationImport.imported', { count: 12 }), { exact: false }).length).toBe(2);
+    await waitFor(() =>
+      expect(screen.getAllByText(t('accreditationImport.imported', { count: 12 }), { exact: false }).length).toBe(2),
+    );
   });
 
   it('omits extensionImportType when the action has no extensions', async () => {
@@ -168,7 +189,7 @@ describe('accreditation import', () => {
     await user.click(screen.getByRole('button', { name: t('accreditationImport.import') }));
     await screen.findByRole('status');
     expect(sent[0].body).not.toHaveProperty('extensionImportType');
-    expect(sent[0].body.zonesImportType).toBe(1);
+    expect(sent[0].body.zonesImportType).toBe('1');
   });
 
   it('shows every row error of IMPORT_FAILED with its row number', async () => {
@@ -222,6 +243,26 @@ describe('accreditation import', () => {
     await user.click(screen.getByRole('radio', { name: t('accreditationImport.zonesManual') }));
     await user.click(screen.getByRole('button', { name: t('accreditationImport.import') }));
     expect(await screen.findByText(t('accreditationImport.errors.INVALID_IMPORT_FILE_FORMAT'))).toBeInTheDocument();
+  });
+
+  it('says what the server refused while the file streamed in: over the limit, or an old .xls', async () => {
+    mockAdminApi(api());
+    mockXhr({
+      status: 413,
+      body: { error: { code: 'IMPORT_FILE_TOO_LARGE', message: 'too large', details: { limitMb: 10 } } },
+    });
+    const { user } = renderImport();
+    await screen.findByText(t('accreditationImport.fileTitle'));
+    choose(xlsx());
+    await user.click(screen.getByRole('radio', { name: t('accreditationImport.zonesManual') }));
+    await user.click(screen.getByRole('button', { name: t('accreditationImport.import') }));
+    expect(
+      await screen.findByText(t('accreditationImport.errors.IMPORT_FILE_TOO_LARGE', { limitMb: 10 })),
+    ).toBeInTheDocument();
+
+    mockXhr({ status: 400, body: { error: { code: 'IMPORT_FILE_XLS', message: 'xls' } } });
+    await user.click(screen.getByRole('button', { name: t('accreditationImport.import') }));
+    expect(await screen.findByText(t('accreditationImport.errors.IMPORT_FILE_XLS'))).toBeInTheDocument();
   });
 
   it('names the column that does not match the action, and says when the sheet has no rows', async () => {
