@@ -12,7 +12,9 @@
 // Flags: any 5xx; a non-2xx answer that is not {error:{code,message,details}}; a 2xx JSON answer
 // without {data}; a missing nosniff / X-Frame-Options (and CSP on HTML); an answer slower than 2 s;
 // no answer within 10 s; a failing health check after a route. Prints a summary table and the
-// failing examples; exit code 1 if anything was flagged.
+// failing examples; exit code 1 if anything was flagged. Beside the answers' latency (p50, p99,
+// slowest), a bare Fastify hello-world asked the same way by the same client in the same run (as
+// many requests, up to 2,000), and the ratio of the p50s.
 //
 //   node bench/probe.mjs [--db sqlite|mariadb] [--per-route 60] [--max-seconds 900] [--only substring]
 // (build first: npm run build). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
@@ -83,7 +85,7 @@ async function stop() {
 // ---------------------------------------------------------------- HTTP
 
 /** One raw request (the path is sent exactly as given); never throws. */
-function send({ method = 'GET', path: p, headers = {}, body }) {
+function send({ method = 'GET', path: p, headers = {}, body, to = port }) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const buf = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(String(body));
@@ -95,7 +97,7 @@ function send({ method = 'GET', path: p, headers = {}, body }) {
       done = true;
       resolve({ ...r, ms: performance.now() - t0 });
     };
-    const req = http.request({ host: '127.0.0.1', port, method, path: p, headers: h, agent: false }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port: to, method, path: p, headers: h, agent: false }, (res) => {
       const chunks = [];
       let size = 0;
       res.on('data', (c) => {
@@ -288,8 +290,10 @@ function authFor(route, which = 'a') {
 const flags = [];
 const stats = new Map(); // group -> {requests, flagged, slow}
 let total = 0;
+const latencies = [];
 function record(group, route, probe, res, problems) {
   total++;
+  if (res.status) latencies.push(res.ms);
   const s = stats.get(group) ?? { requests: 0, flagged: 0, worst: 0, ok: 0, refused: 0 };
   s.requests++;
   if (res.status >= 200 && res.status < 300) s.ok++;
@@ -1072,8 +1076,29 @@ try {
   await stop();
 }
 
+// the baseline: a bare Fastify hello-world, asked one request at a time like the probes
+const Fastify = (await import('fastify')).default;
+const bare = Fastify();
+bare.get('/', async () => ({ hello: 'world' }));
+await bare.listen({ port: 0, host: '127.0.0.1' });
+const bareLatencies = [];
+for (let i = 0; i < Math.min(Math.max(total, 100), 2000); i++)
+  bareLatencies.push((await send({ path: '/', to: bare.server.address().port })).ms);
+await bare.close();
+const quantile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * p))] : 0;
+};
+
 console.log(
   `\n${opts.db}: ${total} requests in ${((Date.now() - started) / 1000).toFixed(0)} s${complete ? '' : ' (time cap: incomplete)'}`,
+);
+const ms = (x) => x.toFixed(1);
+console.log(
+  `answers p50 ${ms(quantile(latencies, 0.5))} ms, p99 ${ms(quantile(latencies, 0.99))} ms, slowest ${ms(quantile(latencies, 1))} ms; ` +
+    `bare Fastify (same client, same run, ${bareLatencies.length} requests) p50 ${ms(quantile(bareLatencies, 0.5))} ms, ` +
+    `p99 ${ms(quantile(bareLatencies, 0.99))} ms, slowest ${ms(quantile(bareLatencies, 1))} ms; ` +
+    `ratio of the p50s probe/bare ${(quantile(latencies, 0.5) / quantile(bareLatencies, 0.5)).toFixed(1)}`,
 );
 console.log('| group | requests | 2xx | 4xx | flagged | slowest ms |\n|---|---|---|---|---|---|');
 for (const [g, s] of [...stats].sort())
