@@ -15,7 +15,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, In } from 'typeorm';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { ActionEntity } from '../action/action.entity.js';
-import { isSqlite, readDate } from '../device/sql.js';
+import { readDate } from '../device/sql.js';
 import { ImageEntity } from '../image/image.entity.js';
 import { MailService } from '../mail/mail.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
@@ -32,6 +32,8 @@ export interface DashboardData {
 const EMPTY: MultiText = { cs: '', sk: '', en: '', de: '' };
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
+
+const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The instant an `accreditation_hourly.utcHour` ('YYYY-MM-DD HH') begins. */
 const hourAt = (utcHour: string) => Date.parse(`${utcHour.slice(0, 10)}T${utcHour.slice(11, 13)}:00:00Z`);
@@ -132,10 +134,10 @@ export class DashboardService {
   /**
    * Registrations per day of the subject's time zone, action and source, in date order, from the
    * hourly counts the triggers keep (`accreditation_hourly`, migration 1764102000000): the database
-   * sums the subject's hours into local days itself, with the zone's UTC offsets over the span of
-   * the counts worked out here (one per stretch between daylight-saving changes), so a few hundred
-   * rows come back whatever the number of people, and a change of the subject's time zone applies
-   * at once. Zones off the hour by 30 or 45 minutes put that part of an hour on the day the hour
+   * sums the subject's hours into UTC days, each split where the local day begins, with the zone's
+   * UTC offsets over the span of the counts worked out here (one per stretch between daylight-saving
+   * changes), so a few hundred rows come back whatever the number of people, and a change of the
+   * subject's time zone applies at once. Zones off the hour by 30 or 45 minutes put that part of an hour on the day the hour
    * begins in. Also the actions that have accreditations (for the latest registrations).
    */
   private async perDay(subjectId: number): Promise<{ perDay: DashboardChartRow[]; actionIds: number[] }> {
@@ -148,27 +150,42 @@ export class DashboardService {
     if (!span?.lo || !span?.hi) return { perDay: [], actionIds: [] };
     const timeZone = subject?.timeZone && isTimeZone(subject.timeZone) ? subject.timeZone : 'Europe/Prague';
     const segments = offsetSegments(hourAt(String(span.lo)), hourAt(String(span.hi)), timeZone);
-    const sqlite = isSqlite(this.ds);
-    const dayOf = (minutes: number) =>
-      sqlite
-        ? `date(utcHour || ':00', '${minutes >= 0 ? '+' : ''}${minutes} minutes')`
-        : `DATE_FORMAT(DATE_ADD(CONCAT(utcHour, ':00'), INTERVAL ${minutes} MINUTE), '%Y-%m-%d')`;
-    const day =
+    // per stretch: how many days an hour's local day lies from its UTC day (-1, 0 or 1), by
+    // comparing the hour's digits with the first hour whose local day is another (string work, no
+    // date functions; grouped without a sort: the rows are sorted here)
+    const shiftOf = (offset: number) => {
+      if (offset > 0) return `(SUBSTR(utcHour, 12, 2) >= '${pad(Math.ceil((1440 - offset) / 60))}')`;
+      if (offset < 0) return `-(SUBSTR(utcHour, 12, 2) < '${pad(Math.ceil(-offset / 60))}')`;
+      return '0';
+    };
+    const shift =
       segments.length === 1
-        ? dayOf(segments[0].offset)
+        ? shiftOf(segments[0].offset)
         : `CASE ${segments
             .slice(1)
-            .map((_, i) => `WHEN utcHour < ? THEN ${dayOf(segments[i].offset)}`)
-            .join(' ')} ELSE ${dayOf(segments[segments.length - 1].offset)} END`;
-    const rows: { d: unknown; actionId: unknown; source: unknown; n: unknown }[] = await this.ds.query(
-      `SELECT ${day} AS d, actionId AS actionId, source AS source, SUM(registrations) AS n
-       FROM accreditation_hourly WHERE subjectId = ? GROUP BY d, actionId, source`,
+            .map((_, i) => `WHEN utcHour < ? THEN ${shiftOf(segments[i].offset)}`)
+            .join(' ')} ELSE ${shiftOf(segments[segments.length - 1].offset)} END`;
+    const rows: { d: unknown; s: unknown; actionId: unknown; source: unknown; n: unknown }[] = await this.ds.query(
+      `SELECT SUBSTR(utcHour, 1, 10) AS d, ${shift} AS s, actionId AS actionId, source AS source,
+       SUM(registrations) AS n FROM accreditation_hourly WHERE subjectId = ?
+       GROUP BY d, s, actionId, source ORDER BY NULL`,
       [...segments.slice(1).map((seg) => seg.from), subjectId],
     );
+    const days = new Map<string, string>();
+    const localDate = (utcDate: string, shift: number) => {
+      const key = `${utcDate}${shift}`;
+      let date = days.get(key);
+      if (date === undefined) {
+        const at = Date.parse(`${utcDate}T00:00:00Z`);
+        date = shift && !Number.isNaN(at) ? new Date(at + shift * DAY).toISOString().slice(0, 10) : utcDate;
+        days.set(key, date);
+      }
+      return date;
+    };
     const merged = new Map<string, DashboardChartRow>();
     const actionIds = new Set<number>();
     for (const r of rows) {
-      const date = String(r.d);
+      const date = localDate(String(r.d), Number(r.s));
       const actionId = Number(r.actionId);
       const count = Number(r.n);
       if (count <= 0) continue;

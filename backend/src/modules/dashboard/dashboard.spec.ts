@@ -5,6 +5,7 @@ import { DashboardCounts1764102000000 } from '../../database/migrations/17641020
 import { ml, seedPeople } from '../../testing/mail.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { readDate } from '../device/sql.js';
+import { SubjectEntity } from '../subject/subject.entity.js';
 import { offsetSegments } from './dashboard.service.js';
 import { AccreditationEntity, AccreditationGroupEntity } from '../accreditation/accreditation.entity.js';
 import { MailQueueEntity, type MailStatus } from '../mail/mail-queue.entity.js';
@@ -182,14 +183,14 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
         basicData: { userCount: number };
       };
     };
-    /** The same rows counted straight from the accreditations, on days of Prague. */
-    const truth = async () => {
+    /** The same rows counted straight from the accreditations, on days of the zone (Prague). */
+    const truth = async (timeZone = 'Europe/Prague') => {
       const rows = await t.ds
         .getRepository(AccreditationEntity)
         .find({ where: { subjectId: subject }, select: { id: true, actionId: true, source: true, createdAt: true } });
       const out = new Map<string, { date: string; actionId: number; source: string; count: number }>();
       for (const r of rows) {
-        const date = localDay(readDate(r.createdAt), 'Europe/Prague');
+        const date = localDay(readDate(r.createdAt), timeZone);
         const source = r.source === 'web' ? 'web' : 'admin';
         const key = `${date} ${r.actionId} ${source}`;
         const row = out.get(key) ?? { date, actionId: r.actionId, source, count: 0 };
@@ -334,6 +335,50 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
           ['2025-10-27', 1],
         ].map(([date, count]) => ({ date, actionId: action.id, source: 'admin', count })),
       );
+    });
+
+    it('days of a zone behind UTC and of one off the hour, after the subject changes its zone', async () => {
+      const action = (
+        await call('POST', 'action', { name: ml('Zones'), dateFrom: '2025-03-08T08:00', dateTo: '2025-06-02T18:00' })
+      ).body.data;
+      const times = [
+        '2025-03-09T04:30:00Z', // New York -5: 23:30 on the 8th
+        '2025-03-09T05:10:00Z', // 00:10 on the 9th
+        '2025-03-10T03:30:00Z', // -4 since 07:00 UTC on the 9th: 23:30 on the 9th
+        '2025-03-10T04:00:00Z', // 00:00 on the 10th
+        '2025-06-01T18:00:00Z', // Kolkata +5:30: 23:30 on 1 June
+        '2025-06-01T19:00:00Z', // 00:30 on 2 June
+      ];
+      const ids = await seedPeople(
+        t,
+        subject,
+        action.id,
+        times.map((_, i) => ({ firstname: `Z${i}`, lastname: 'One', email: `zone${i}@example.com` })),
+      );
+      const repo = t.ds.getRepository(AccreditationEntity);
+      for (const [i, id] of ids.entries()) await repo.update({ id }, { createdAt: new Date(times[i]) });
+      const mine = async () => (await chart()).accreditationChartData.filter((r) => r.actionId === action.id);
+      const subjects = t.ds.getRepository(SubjectEntity);
+      try {
+        await subjects.update({ id: subject }, { timeZone: 'America/New_York' });
+        expect((await chart()).accreditationChartData).toEqual(await truth('America/New_York'));
+        expect((await mine()).map((r) => [r.date, r.count])).toEqual([
+          ['2025-03-08', 1],
+          ['2025-03-09', 2],
+          ['2025-03-10', 1],
+          ['2025-06-01', 2],
+        ]);
+        await subjects.update({ id: subject }, { timeZone: 'Asia/Kolkata' });
+        expect((await chart()).accreditationChartData).toEqual(await truth('Asia/Kolkata'));
+        expect((await mine()).map((r) => [r.date, r.count])).toEqual([
+          ['2025-03-09', 2],
+          ['2025-03-10', 2],
+          ['2025-06-01', 1],
+          ['2025-06-02', 1],
+        ]);
+      } finally {
+        await subjects.update({ id: subject }, { timeZone: 'Europe/Prague' });
+      }
     });
 
     it('the migration fills the counts from the accreditations already there', async () => {
