@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { parseStorageUrl } from '../modules/storage/storage-url.js';
 import { z } from 'zod';
 
 /**
@@ -34,6 +35,18 @@ const envSchema = z.object({
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   WEB_DIST: z.string().optional(),
+  /** S3-compatible object storage for the files (default: DATA_DIR/files); see storage-url.ts */
+  STORAGE_URL: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (!v) return;
+      try {
+        parseStorageUrl(v);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
   /** a Nominatim-compatible search endpoint for address suggestions; unset = manual entry only */
   GEOCODING_URL: z
     .string()
@@ -65,6 +78,8 @@ export interface AppConfig {
   /** address suggestions: the search endpoint (null = off) and how long to wait for it */
   geocodingUrl: string | null;
   geocodingTimeoutMs: number;
+  /** S3-compatible bucket of the files (unset: DATA_DIR/files) */
+  storageUrl?: string;
   /** Links in e-mails expire after these many hours. */
   verifyLinkHours: number;
   passwordLinkHours: number;
@@ -101,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     passwordHashCost: e.PASSWORD_HASH_COST,
     geocodingUrl: e.GEOCODING_URL || null,
     geocodingTimeoutMs: e.GEOCODING_TIMEOUT_MS,
+    storageUrl: e.STORAGE_URL || undefined,
     verifyLinkHours: 72,
     passwordLinkHours: 24,
     instanceId: randomBytes(4).toString('hex'),

@@ -1,6 +1,6 @@
 import type { ImageDto, imageCreateSchema, imageListSchema, imageUpdateSchema, Paged } from '@accredo/domain';
 import { randomUUID } from 'node:crypto';
-import type fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Raw, type Repository } from 'typeorm';
@@ -59,7 +59,7 @@ export class ImageService {
   /** Saves an already decoded and checked picture as a new gallery image (the image import's 5 MB photos). */
   async store(name: string, type: number, image: DecodedImage): Promise<ImageEntity> {
     const fileKey = `${randomUUID()}.${image.ext}`;
-    await this.storage.put(await this.storageKey(fileKey), image.data);
+    await this.storage.put(await this.storageKey(fileKey), image.data, image.mimeType);
     const now = new Date();
     const row = this.scoped.create({
       name: name.slice(0, 255),
@@ -84,7 +84,7 @@ export class ImageService {
     if (input.data) {
       const image = decodeImage(input.data, 'data');
       const fileKey = `${randomUUID()}.${image.ext}`;
-      await this.storage.put(await this.storageKey(fileKey), image.data);
+      await this.storage.put(await this.storageKey(fileKey), image.data, image.mimeType);
       oldKey = row.fileKey;
       Object.assign(row, {
         fileKey,
@@ -156,11 +156,9 @@ export class ImageService {
    * Many files by key at once (a badge PDF's photos): one query for the rows and one for their
    * subjects, then `read()` opens each; unknown keys are left out (answered 404 as by `open`).
    */
-  async locateMany(
-    fileKeys: string[],
-  ): Promise<Map<string, { mimeType: string; size: number; read: () => fs.ReadStream }>> {
+  async locateMany(fileKeys: string[]): Promise<Map<string, { mimeType: string; size: number; read: () => Readable }>> {
     const keys = [...new Set(fileKeys.filter((k) => FILE_KEY.test(k)))];
-    const found = new Map<string, { mimeType: string; size: number; read: () => fs.ReadStream }>();
+    const found = new Map<string, { mimeType: string; size: number; read: () => Readable }>();
     if (!keys.length) return found;
     const rows = await this.repo.find({ where: { fileKey: In(keys) } });
     const subjectIds = [...new Set(rows.map((r) => r.subjectId))];
