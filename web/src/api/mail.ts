@@ -10,9 +10,12 @@ export const mailApi = {
   /** one mail per chosen person, or with `all` per person of the filter */
   send: ({ userId, ...target }: BulkTarget, mailTemplate: number) =>
     call<SendMailResult>('POST', 'email/send', { ...target, userIds: userId, mailTemplate }),
-  /** the template filled in with sample data, sent to `email` */
-  test: (mailTemplateId: number, email: string) =>
-    call<{ queued: number; email: string }>('POST', `mail-template/${mailTemplateId}/test`, { email }),
+  /** the template (its text in `language`, Czech where it has none) filled in with sample data, sent to `email` */
+  test: (mailTemplateId: number, email: string, language?: string) =>
+    call<{ queued: number; email: string }>('POST', `mail-template/${mailTemplateId}/test`, {
+      email,
+      ...(language ? { language } : {}),
+    }),
 };
 
 export const DASHBOARD_KEY = ['admin', 'dashboard'] as const;

@@ -21,5 +21,6 @@ export const accreditationRow = (id: number, patch: Partial<AccreditationRow> = 
   isUnlimited: false,
   dateCreate: '2026-01-01T10:00:00.000Z',
   source: 'admin',
+  language: 'cs',
   ...patch,
 });

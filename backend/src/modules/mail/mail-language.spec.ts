@@ -34,7 +34,10 @@ describe('mails in the person’s language (issue 15)', () => {
     subjectFrom: 'Registrace: {{actionName}}',
     html: '<p>Dobrý den {{firstname}}, vítejte na akci {{actionName}}.</p>',
     translations: {
-      de: { subjectFrom: 'Anmeldung: {{actionName}}', html: '<p>Guten Tag {{firstname}}, willkommen zu {{actionName}}.</p>' },
+      de: {
+        subjectFrom: 'Anmeldung: {{actionName}}',
+        html: '<p>Guten Tag {{firstname}}, willkommen zu {{actionName}}.</p>',
+      },
     },
   };
 
@@ -170,7 +173,12 @@ describe('mails in the person’s language (issue 15)', () => {
   });
 
   it('a subject that turns multi-language off writes every mail in Czech again', async () => {
-    const res = await register(channelKey, { firstname: 'Karl', lastname: 'K', email: 'karl@example.com', language: 'de' });
+    const res = await register(channelKey, {
+      firstname: 'Karl',
+      lastname: 'K',
+      email: 'karl@example.com',
+      language: 'de',
+    });
     const id = res.body.data.id;
     await t.ds.getRepository(SubjectEntity).update({ id: subjectId }, { multiLanguage: false });
     try {
@@ -243,12 +251,12 @@ describe('mails in the person’s language (issue 15)', () => {
 
   it('deleting a mail template deletes its texts in the other languages', async () => {
     const spare = await api('POST', 'mail-template', { ...TEXTS, name: 'Spare' });
-    expect(await t.ds.getRepository(MailTemplateTranslationEntity).countBy({ mailTemplateId: spare.body.data.id })).toBe(
-      1,
-    );
+    expect(
+      await t.ds.getRepository(MailTemplateTranslationEntity).countBy({ mailTemplateId: spare.body.data.id }),
+    ).toBe(1);
     expect((await api('DELETE', `mail-template/${spare.body.data.id}`)).status).toBe(200);
-    expect(await t.ds.getRepository(MailTemplateTranslationEntity).countBy({ mailTemplateId: spare.body.data.id })).toBe(
-      0,
-    );
+    expect(
+      await t.ds.getRepository(MailTemplateTranslationEntity).countBy({ mailTemplateId: spare.body.data.id }),
+    ).toBe(0);
   });
 });

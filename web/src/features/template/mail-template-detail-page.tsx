@@ -1,12 +1,19 @@
-import { mailTemplateSchema } from '@accredo/domain';
+import {
+  MAIL_TRANSLATION_LANGUAGES,
+  type MailTranslationLanguage,
+  mailTemplateSchema,
+  subjectLanguages,
+} from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Button, Fieldset, Group, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Fieldset, Group, Select, Stack, Tabs, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type MailTemplateDto, type MailTemplatePayload, mailTemplateApi } from '../../api/template';
+import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
 import { FormFields, FormShell, BooleanField, useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
@@ -25,6 +32,8 @@ export interface MailTemplateFormValues {
   withAccreditation: boolean;
   mailCopy: string[];
   html: string;
+  /** the subject line and body in sk, en, de (issue 15); empty: that language gets the Czech text */
+  translations: Record<MailTranslationLanguage, { subjectFrom: string; html: string }>;
 }
 
 export const mailTemplateFormValues = (mail?: MailTemplateDto, html = ''): MailTemplateFormValues => ({
@@ -34,7 +43,20 @@ export const mailTemplateFormValues = (mail?: MailTemplateDto, html = ''): MailT
   withAccreditation: mail?.withAccreditation ?? false,
   mailCopy: mail?.mailCopy ?? [],
   html: mail?.html ?? html,
+  translations: Object.fromEntries(
+    MAIL_TRANSLATION_LANGUAGES.map((lang) => [
+      lang,
+      { subjectFrom: mail?.translations?.[lang]?.subjectFrom ?? '', html: mail?.translations?.[lang]?.html ?? '' },
+    ]),
+  ) as MailTemplateFormValues['translations'],
 });
+
+/** The language tab holding a field error (the form opens it, so the error is seen), or null. */
+export function languageOfError(errors: Record<string, unknown>): string | null {
+  if (errors.subjectFrom || errors.html) return 'cs';
+  const translations = errors.translations as Record<string, unknown> | undefined;
+  return MAIL_TRANSLATION_LANGUAGES.find((lang) => translations?.[lang]) ?? null;
+}
 
 const resolver = zodResolver(mailTemplateSchema) as unknown as Resolver<
   MailTemplateFormValues,
@@ -78,6 +100,19 @@ function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; s
     defaultValues: mailTemplateFormValues(mail, sampleHtml),
   });
   const fieldError = useFieldError(form.formState.errors);
+  // One tab per language of the subject (issue 15): Czech required, the others optional. Texts of
+  // a language the subject no longer offers stay in the form and are saved as they were.
+  const session = useAdminSession();
+  const languages = subjectLanguages(session.subject.multiLanguage);
+  const [language, setLanguage] = useState<string>('cs');
+  const errors = form.formState.errors;
+  useEffect(() => {
+    const withError = languageOfError(errors as Record<string, unknown>);
+    if (withError) setLanguage(withError);
+  }, [errors]);
+  const watched = form.watch('translations');
+  const htmlOf = (lang: string) =>
+    lang === 'cs' ? form.getValues('html') : form.getValues(`translations.${lang as MailTranslationLanguage}.html`);
 
   const save = async (values: MailTemplatePayload) => {
     if (!mail) {
@@ -98,7 +133,7 @@ function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; s
   return (
     <FormShell form={form} readOnly={viewOnly} wrapFields={false} onSave={save} saveErrorKey="mailTemplate.saveError">
       <PageHeader title={mail ? `${t('mailTemplate.detail')}: ${mail.name}` : t('mailTemplate.create')}>
-        {mail && <TestMailButton mailTemplateId={mail.id} />}
+        {mail && <TestMailButton mailTemplateId={mail.id} language={languages.length > 1 ? language : undefined} />}
         {mail && (
           <DeleteRecordButton
             page="mailTemplate"
@@ -133,13 +168,6 @@ function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; s
                 error={fieldError('type')}
               />
             )}
-          />
-          <TextInput
-            label={t('mailTemplate.subjectFrom')}
-            description={t('mailTemplate.subjectFromHint')}
-            required
-            {...form.register('subjectFrom')}
-            error={fieldError('subjectFrom')}
           />
           <BooleanField
             control={form.control}
@@ -205,20 +233,75 @@ function MailTemplateForm({ mail, sampleHtml = '' }: { mail?: MailTemplateDto; s
               </Fieldset>
             )}
           />
-          <Textarea
-            label={t('mailTemplate.html')}
-            description={t('mailTemplate.htmlHint', {
-              examples: '{{firstname}}, {{lastname}}, {{bc}}, {{actionName}}',
-            })}
-            rows={12}
-            resize="vertical"
-            spellCheck={false}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
-            {...form.register('html')}
-            error={fieldError('html')}
-          />
+          <Fieldset legend={t('mailTemplate.languages')} variant="unstyled">
+            {languages.length > 1 && (
+              <Text size="sm" c="dimmed" mb="xs">
+                {t('mailTemplate.languagesHint')}
+              </Text>
+            )}
+            <Tabs value={language} onChange={(value) => setLanguage(value ?? 'cs')} keepMounted>
+              {languages.length > 1 && (
+                <Tabs.List mb="sm">
+                  {languages.map((lang) => {
+                    const name = t(`lang.${lang}`);
+                    const empty =
+                      lang !== 'cs' &&
+                      !watched?.[lang as MailTranslationLanguage]?.subjectFrom?.trim() &&
+                      !watched?.[lang as MailTranslationLanguage]?.html?.trim();
+                    return (
+                      <Tabs.Tab
+                        key={lang}
+                        value={lang}
+                        c={empty ? 'dimmed' : undefined}
+                        title={empty ? t('mailTemplate.languageEmpty', { language: name }) : undefined}
+                      >
+                        {lang === 'cs' ? t('mailTemplate.languageRequired', { language: name }) : name}
+                      </Tabs.Tab>
+                    );
+                  })}
+                </Tabs.List>
+              )}
+              {languages.map((lang) => {
+                const prefix = lang === 'cs' ? '' : `translations.${lang}.`;
+                const subjectName = `${prefix}subjectFrom` as 'subjectFrom';
+                const htmlName = `${prefix}html` as 'html';
+                return (
+                  <Tabs.Panel key={lang} value={lang}>
+                    <Stack gap="sm">
+                      {lang !== 'cs' && (
+                        <Text size="sm" c="dimmed">
+                          {t('mailTemplate.translationHint')}
+                        </Text>
+                      )}
+                      <TextInput
+                        label={t('mailTemplate.subjectFrom')}
+                        description={t('mailTemplate.subjectFromHint')}
+                        required={lang === 'cs'}
+                        lang={lang}
+                        {...form.register(subjectName)}
+                        error={fieldError(subjectName)}
+                      />
+                      <Textarea
+                        label={t('mailTemplate.html')}
+                        description={t('mailTemplate.htmlHint', {
+                          examples: '{{firstname}}, {{lastname}}, {{bc}}, {{actionName}}',
+                        })}
+                        rows={12}
+                        resize="vertical"
+                        spellCheck={false}
+                        lang={lang}
+                        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+                        {...form.register(htmlName)}
+                        error={fieldError(htmlName)}
+                      />
+                    </Stack>
+                  </Tabs.Panel>
+                );
+              })}
+            </Tabs>
+          </Fieldset>
         </FormFields>
-        <TemplatePreviewTools type="mail" getHtml={() => form.getValues('html')} />
+        <TemplatePreviewTools type="mail" getHtml={() => htmlOf(language)} />
       </Stack>
     </FormShell>
   );

@@ -93,6 +93,7 @@ describe('mail template form', () => {
         withAccreditation: true,
         mailCopy: ['office@example.com', 'press@example.com'],
         html: '<p>Hi</p>',
+        translations: {},
       }),
     );
     expect(await screen.findByText(t('mailTemplate.saved'))).toBeInTheDocument();

@@ -19,12 +19,20 @@ function testErrorKey(error: unknown): string {
   return 'mail.test.failed';
 }
 
-function TestMailForm({ mailTemplateId, onClose }: { mailTemplateId: number; onClose: () => void }) {
+function TestMailForm({
+  mailTemplateId,
+  language,
+  onClose,
+}: {
+  mailTemplateId: number;
+  language?: string;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
   const send = useMutation({
-    mutationFn: (address: string) => mailApi.test(mailTemplateId, address),
+    mutationFn: (address: string) => mailApi.test(mailTemplateId, address, language),
     onSuccess: (result) => {
       notifySuccess('mail.test.queued', { email: result.email });
       onClose();
@@ -52,6 +60,11 @@ function TestMailForm({ mailTemplateId, onClose }: { mailTemplateId: number; onC
         <Text size="sm" c="dimmed">
           {t('mail.test.hint')}
         </Text>
+        {language && (
+          <Text size="sm">
+            {t('mail.test.language')}: {t(`lang.${language}`)}
+          </Text>
+        )}
         <TextInput
           label={t('mail.test.email')}
           type="email"
@@ -85,9 +98,10 @@ function TestMailForm({ mailTemplateId, onClose }: { mailTemplateId: number; onC
 
 /**
  * The mail template form's 'send test' (spec §6 mailTemplate.testMailTemplate): an address in a
- * modal; the saved template is filled in with sample data and sent there.
+ * modal; the saved template (its text in `language`, the open language tab) is filled in with
+ * sample data and sent there.
  */
-export function TestMailButton({ mailTemplateId }: { mailTemplateId: number }) {
+export function TestMailButton({ mailTemplateId, language }: { mailTemplateId: number; language?: string }) {
   const { t } = useTranslation();
   const session = useAdminSession();
   const [opened, setOpened] = useState(false);
@@ -98,7 +112,9 @@ export function TestMailButton({ mailTemplateId }: { mailTemplateId: number }) {
         {t('mail.test.button')}
       </Button>
       <Modal opened={opened} onClose={() => setOpened(false)} title={t('mail.test.title')}>
-        {opened && <TestMailForm mailTemplateId={mailTemplateId} onClose={() => setOpened(false)} />}
+        {opened && (
+          <TestMailForm mailTemplateId={mailTemplateId} language={language} onClose={() => setOpened(false)} />
+        )}
       </Modal>
     </>
   );

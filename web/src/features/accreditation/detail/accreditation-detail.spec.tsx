@@ -73,6 +73,7 @@ function accreditation(patch: Partial<AccreditationDto> = {}): AccreditationDto 
     isUnlimited: false,
     dateCreate: '2026-04-01T10:00:00.000Z',
     source: 'admin',
+    language: 'cs',
     ...patch,
   };
 }
@@ -159,6 +160,7 @@ describe('accreditation form', () => {
         { id: 10, value: { street: '', city: '', zip: '', gps: '' } },
       ],
       imageId: null,
+      language: 'cs',
     });
     expect(await screen.findByDisplayValue('ABC123')).toBeInTheDocument();
   });

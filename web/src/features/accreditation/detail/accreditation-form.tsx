@@ -1,6 +1,6 @@
-import { hasRight } from '@accredo/domain';
+import { hasRight, type Language, subjectLanguages } from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Checkbox, Group, SimpleGrid, Stack, Tabs, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, Tabs, TextInput, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -228,6 +228,28 @@ function AccreditationForm({
         autoComplete="off"
         {...form.register('email')}
         error={fieldError('email')}
+      />
+      {/* the language every mail to the person is written in: one of the subject's (issue 15) */}
+      <Controller
+        control={form.control}
+        name="language"
+        render={({ field }) => (
+          <Select
+            label={t('accreditationDetail.language')}
+            description={t('accreditationDetail.languageHint')}
+            data={subjectLanguages(session.subject.multiLanguage).map((lang) => ({
+              value: lang,
+              label: t(`lang.${lang}`),
+            }))}
+            allowDeselect={false}
+            value={field.value}
+            onChange={(value) => field.onChange((value ?? 'cs') as Language)}
+            onBlur={field.onBlur}
+            ref={field.ref}
+            error={fieldError('language')}
+            maw={320}
+          />
+        )}
       />
       <CustomFieldInputs fields={fields} form={form} error={fieldError} />
       <MultiSelectField<AccreditationFormValues, AccreditationFormOutput, number>

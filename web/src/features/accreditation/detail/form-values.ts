@@ -1,4 +1,4 @@
-import { type AddressValue, accreditationSchema, EMAIL_PATTERN, PHOTO_MAX_BYTES } from '@accredo/domain';
+import { type AddressValue, accreditationSchema, EMAIL_PATTERN, type Language, PHOTO_MAX_BYTES } from '@accredo/domain';
 import { z } from 'zod';
 import type { ActionCustomField } from '../../../api/action';
 import type { AccreditationDto, AccreditationPayload } from '../../../api/accreditation';
@@ -78,6 +78,8 @@ export interface AccreditationFormValues {
   customField: Record<string, unknown>;
   imageId: number | null;
   imageData: string | null;
+  /** the language every mail to the person is written in (issue 15) */
+  language: Language;
 }
 
 export const emptyAddress = (): AddressValue => ({ street: '', city: '', zip: '', gps: '' });
@@ -147,6 +149,7 @@ export function accreditationFormValues(
     customField,
     imageId: accreditation?.image?.id ?? null,
     imageData: null,
+    language: accreditation?.language ?? 'cs',
   };
 }
 
