@@ -1,5 +1,5 @@
 import { buildRights, type Session } from '@accredo/domain';
-import { Modal } from '@mantine/core';
+import { FileInput, Modal } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -113,5 +113,11 @@ describe('close buttons', () => {
     expect(await screen.findByRole('dialog')).toBeInTheDocument();
     act(() => notifications.show({ message: 'Saved' }));
     await waitFor(() => expect(screen.getAllByRole('button', { name: t('basics.close') })).toHaveLength(2));
+  });
+
+  it('of a field that can be cleared say "Clear"', () => {
+    // (a select's clear button is hidden from assistive technology by Mantine: Backspace clears it)
+    renderUi(<FileInput label="File" clearable value={new File(['x'], 'a.xlsx')} onChange={() => undefined} />);
+    expect(screen.getByRole('button', { name: t('a11y.clear') })).toBeInTheDocument();
   });
 });
