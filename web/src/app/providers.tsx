@@ -8,6 +8,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { i18n } from './i18n';
 import { LayoutSettingsProvider, useLayoutSettings } from './layout-settings';
+import { PortalRegion } from './portal-region';
 import { createQueryClient } from './query-client';
 import { cssVariablesResolver, localTheme } from './theme';
 
@@ -15,7 +16,8 @@ function ThemedApp({ children, env }: { children: ReactNode; env?: 'default' | '
   const { settings } = useLayoutSettings();
   const { t } = useTranslation();
   const closeLabel = t('basics.close');
-  const theme = useMemo(() => localTheme(closeLabel), [closeLabel]);
+  const clearLabel = t('a11y.clear');
+  const theme = useMemo(() => localTheme(closeLabel, clearLabel), [closeLabel, clearLabel]);
   return (
     <MantineProvider
       theme={theme}
@@ -25,6 +27,7 @@ function ThemedApp({ children, env }: { children: ReactNode; env?: 'default' | '
     >
       <Notifications position="top-right" />
       <ModalsProvider>{children}</ModalsProvider>
+      <PortalRegion />
     </MantineProvider>
   );
 }

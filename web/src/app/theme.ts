@@ -3,6 +3,8 @@ import {
   type CSSVariablesResolver,
   createTheme,
   Drawer,
+  FileInput,
+  Input,
   type MantineColorsTuple,
   Menu,
   Modal,
@@ -61,9 +63,10 @@ export const theme = createTheme({
 
 /**
  * The theme in the UI language: the close buttons of dialogs, drawers, toasts and alerts are named
- * ("Close"), where Mantine leaves them with an icon only (issue 15, axe's button-name).
+ * ("Close"), and so are the clear buttons of fields ("Clear"), where Mantine leaves them with an
+ * icon only (issue 15, axe's button-name); any other close button says "Close" too.
  */
-export function localTheme(closeLabel: string) {
+export function localTheme(closeLabel: string, clearLabel: string) {
   const closeButtonProps = { 'aria-label': closeLabel };
   return createTheme({
     ...theme,
@@ -72,6 +75,10 @@ export function localTheme(closeLabel: string) {
       Drawer: Drawer.extend({ defaultProps: { closeButtonProps } }),
       Notification: Notification.extend({ defaultProps: { closeButtonProps } }),
       Alert: Alert.extend({ defaultProps: { closeButtonLabel: closeLabel } }),
+      // (plain form: CloseButton's props type leaves out the button's own attributes)
+      CloseButton: { defaultProps: { 'aria-label': closeLabel } },
+      InputClearButton: Input.ClearButton.extend({ defaultProps: { 'aria-label': clearLabel } }),
+      FileInput: FileInput.extend({ defaultProps: { clearButtonProps: { 'aria-label': clearLabel } } }),
       // an open menu focuses its first item, not an unnamed placeholder (a menu holds menu items only)
       Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
     },
