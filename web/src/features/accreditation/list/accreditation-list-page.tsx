@@ -368,7 +368,7 @@ function AccreditationList({ actionId }: { actionId: number }) {
                   <Menu.Item
                     key={item.kind}
                     leftSection={item.icon}
-                    color={item.kind === 'delete' ? 'red' : undefined}
+                    color={item.kind === 'delete' ? 'red.8' : undefined}
                     onClick={() => setBulk(item.kind)}
                   >
                     {t(item.label)}
