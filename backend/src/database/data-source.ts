@@ -69,6 +69,7 @@ import { GateWritePath1764106000000 } from './migrations/1764106000000-gate-writ
 import { MailCountIndex1764102100000 } from './migrations/1764102100000-mail-count-index.js';
 import { Archive1764104000000 } from './migrations/1764104000000-archive.js';
 import { ListScale1764105000000 } from './migrations/1764105000000-list-scale.js';
+import { ValueTextIndex1764105100000 } from './migrations/1764105100000-value-text-index.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -141,6 +142,7 @@ export const MIGRATIONS = [
   MailLanguage1764103000000,
   GateWritePath1764106000000,
   ListScale1764105000000,
+  ValueTextIndex1764105100000,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

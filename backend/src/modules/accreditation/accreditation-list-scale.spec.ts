@@ -11,6 +11,8 @@ import {
 } from '../../testing/test-app.js';
 import { COUNT_CAP } from './accreditation.service.js';
 
+/** more matches than a filter reads at once to tell few from many (SELECTIVE, 2,000) */
+const SELECTIVE_CHECK = 2000;
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
 /**
@@ -26,6 +28,9 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
   let other: { id: number };
   let groups: { id: number }[];
   let zone: { id: number };
+  let company: { id: number };
+  /** the company user field's value of each accreditation */
+  const companyOf = new Map<number, string>();
   /** the action's rows, newest first */
   let rows: { id: number; customId: number; search: string; printCount: number }[];
   const inGroup = new Map<number, Set<number>>();
@@ -66,10 +71,16 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     const subject = await createSubject(t);
     admin = await loginAs(t, await createAdminUser(t, subject, { superuser: true }));
     const make = async (name: string) => {
-      const res = await post('action', { name: ml(name), dateFrom: `${DAY1}T08:00`, dateTo: `${DAY2}T18:00` });
+      const res = await post('action', {
+        name: ml(name),
+        dateFrom: `${DAY1}T08:00`,
+        dateTo: `${DAY2}T18:00`,
+        customField: [{ id: company.id }],
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.data;
     };
+    company = (await post('custom-field', { name: 'company', label: ml('Firma'), customFieldType: 1 })).body.data;
     action = await make('Scale');
     other = await make('Other');
     groups = [
@@ -77,9 +88,30 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
       (await post('groups', { name: 'Few', actionId: action.id })).body.data,
     ];
     zone = (await post('zone', { name: 'VIP', actionId: action.id })).body.data;
-    const ids = await seedAccreditations(t.ds, { subjectId: subject.id, actionId: action.id, count: ROWS });
+    // the company: 700 firms, a few with LIKE's own characters; some without a value
+    const firm = (n: number) =>
+      n % 11 === 0
+        ? null
+        : n % 500 === 1
+          ? `Sale 50% off_${n % 3}!`
+          : `Company ${n % 700} s.r.o.${n % 4 === 0 ? ' Praha' : ''}`;
+    const ids = await seedAccreditations(t.ds, {
+      subjectId: subject.id,
+      actionId: action.id,
+      count: ROWS,
+      values: (n) => (firm(n) === null ? {} : { [company.id]: firm(n) as string }),
+    });
+    ids.forEach((id, i) => {
+      const value = firm(i + 1);
+      if (value !== null) companyOf.set(id, value);
+    });
     // people of another action whose text and entries must not count here
-    const otherIds = await seedAccreditations(t.ds, { subjectId: subject.id, actionId: other.id, count: 3000 });
+    const otherIds = await seedAccreditations(t.ds, {
+      subjectId: subject.id,
+      actionId: other.id,
+      count: 3000,
+      values: (n) => ({ [company.id]: `Company ${n % 700} s.r.o.` }),
+    });
     // a few through the API: names with capitals and diacritics, folded by the server
     for (const [firstname, lastname] of [
       ['Žofie', 'Nováková'],
@@ -227,18 +259,60 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     ).toBeGreaterThan(0);
   });
 
+  it('filters by a text user field as "contains" exactly, few or many, with LIKE characters taken literally', async () => {
+    const contains = (q: string) =>
+      expectFilter({ customField: { [company.id]: q } }, (r) =>
+        (companyOf.get(r.id) ?? '').toLowerCase().includes(q.toLowerCase()),
+      );
+    expect(await contains('Company 123 ')).toBeGreaterThan(10);
+    expect(await contains('company 12')).toBeGreaterThan(100);
+    expect(await contains('y 1')).toBeGreaterThan(1000);
+    expect(await contains('PRAHA')).toBeGreaterThan(SELECTIVE_CHECK);
+    expect(await contains('s.r.o.')).toBeGreaterThan(COUNT_CAP - 1000);
+    expect(await contains('50% off_')).toBeGreaterThan(10);
+    expect(await contains('_2!')).toBeGreaterThan(0);
+    expect(await contains('co')).toBeGreaterThan(COUNT_CAP - 1000);
+    expect(await contains('nobody')).toBe(0);
+    // with a second condition: the intersection
+    expect(
+      await expectFilter(
+        { customField: { [company.id]: 'company 1' }, printed: 1 },
+        (r) => (companyOf.get(r.id) ?? '').includes('Company 1') && r.printCount > 0,
+      ),
+    ).toBeGreaterThan(100);
+  });
+
   it('keeps the text index in step with edits and deletes', async () => {
     const created = (
-      await post('user', { actionId: action.id, firstname: 'Quirin', lastname: 'Zzyzx', email: 'quirin@example.com' })
+      await post('user', {
+        actionId: action.id,
+        firstname: 'Quirin',
+        lastname: 'Zzyzx',
+        email: 'quirin@example.com',
+        customField: [{ id: company.id, value: 'Zzyzx Corp' }],
+      })
     ).body.data;
-    expect((await list({ text: 'zzyzx' })).data.map((r: { id: number }) => r.id)).toEqual([created.id]);
+    const found = async (filterData: object) =>
+      (await list(filterData)).data.map((r: { id: number }) => r.id) as number[];
+    const firm = (q: string) => ({ customField: { [company.id]: q } });
+    expect(await found({ text: 'zzyzx' })).toEqual([created.id]);
+    expect(await found(firm('zzyzx corp'))).toEqual([created.id]);
     await t.api('PUT', `/api/admin/v1/user/${created.id}`, {
       token: admin,
-      body: { actionId: action.id, firstname: 'Quirin', lastname: 'Yyxyz', email: 'quirin@example.com' },
+      body: {
+        actionId: action.id,
+        firstname: 'Quirin',
+        lastname: 'Yyxyz',
+        email: 'quirin@example.com',
+        customField: [{ id: company.id, value: 'Yyxyz Corp' }],
+      },
     });
-    expect((await list({ text: 'zzyzx' })).max).toBe(0);
-    expect((await list({ text: 'yyxyz' })).data.map((r: { id: number }) => r.id)).toEqual([created.id]);
+    expect(await found({ text: 'zzyzx' })).toEqual([]);
+    expect(await found(firm('zzyzx'))).toEqual([]);
+    expect(await found({ text: 'yyxyz' })).toEqual([created.id]);
+    expect(await found(firm('yyxyz corp'))).toEqual([created.id]);
     await post('user/delete', { actionId: action.id, userId: [created.id], type: 1 });
-    expect((await list({ text: 'yyxyz' })).max).toBe(0);
+    expect(await found({ text: 'yyxyz' })).toEqual([]);
+    expect(await found(firm('yyxyz'))).toEqual([]);
   });
 });
