@@ -93,3 +93,60 @@ test('an admin sends a mass mail to a filter and watches it on the dashboard', a
   expect(outboxMail('petr@fair.test')).toContain('Dear Petr Poslední &amp; spol.,');
   expect(outboxMail('karel@fair.test')).toBeUndefined();
 });
+
+/**
+ * Issue 15 in the browser: a mail template with a German text (its language tabs), and visitors
+ * who register online in English and in German. Each gets the confirmation in their language; a
+ * language without its own text (English) gets the Czech text, with the event's name in English.
+ */
+test('visitors registering online in English and German get the confirmation in their language', async ({
+  page,
+  request,
+}) => {
+  const admin = await provisionAdmin(request, { multiLanguage: true });
+  const api = await adminApi(request, admin);
+  const action = await api.post('action', { name: { cs: 'Jarmark', en: 'Fair', de: 'Markt' } });
+
+  await useEnglish(page);
+  await adminLogin(page, admin.email, admin.password);
+  await page.goto('/mail-template/create');
+  await page.getByRole('textbox', { name: 'Name' }).fill('Confirmation');
+  const czech = page.getByRole('tabpanel', { name: 'Czech (required)' });
+  await czech.getByRole('textbox', { name: 'Subject' }).fill('Registrace: {{actionName}}');
+  await czech.getByRole('textbox', { name: 'Mail body (HTML)' }).fill('<p>Dobrý den {{firstname}}, těšíme se.</p>');
+  await page.getByRole('tab', { name: 'German' }).click();
+  const german = page.getByRole('tabpanel', { name: 'German' });
+  await german.getByRole('textbox', { name: 'Subject' }).fill('Anmeldung: {{actionName}}');
+  await german.getByRole('textbox', { name: 'Mail body (HTML)' }).fill('<p>Guten Tag {{firstname}}, bis bald.</p>');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('The mail template has been created')).toBeVisible();
+  await expect(page).toHaveURL(/\/mail-template\/detail\/\d+/);
+  const mailTemplateId = Number(page.url().split('/').pop());
+  const channel = await api.post('web-channel', { name: 'Visitors', actionId: action.id, mailTemplateId });
+
+  // Jane registers in English (the form's language), Hans in German.
+  await page.goto(`/app/online/${channel.channelKey}`);
+  await page.getByRole('textbox', { name: 'First name' }).fill('Jane');
+  await page.getByRole('textbox', { name: 'Last name' }).fill('Doe');
+  await page.getByRole('textbox', { name: 'E-mail' }).fill('jane@language.test');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByRole('heading', { name: 'Thank you' })).toBeVisible();
+
+  await page.goto(`/app/online/${channel.channelKey}`);
+  await page.getByRole('combobox', { name: 'Language' }).click();
+  await page.getByRole('option', { name: 'Deutsch' }).click();
+  await page.getByRole('textbox', { name: 'Vorname' }).fill('Hans');
+  await page.getByRole('textbox', { name: 'Nachname' }).fill('Müller');
+  await page.getByRole('textbox', { name: 'E-Mail' }).fill('hans@language.test');
+  await page.getByRole('button', { name: 'Registrieren' }).click();
+  await expect(page.getByRole('heading', { name: 'Vielen Dank' })).toBeVisible();
+
+  let hans: string | undefined;
+  await expect.poll(() => (hans = outboxMail('hans@language.test')), { timeout: 15_000 }).toBeTruthy();
+  expect(hans).toMatch(/^Subject: Anmeldung: Markt/m);
+  expect(hans).toContain('Guten Tag Hans, bis bald.');
+  let jane: string | undefined;
+  await expect.poll(() => (jane = outboxMail('jane@language.test')), { timeout: 15_000 }).toBeTruthy();
+  expect(jane).toMatch(/^Subject: Registrace: Fair/m);
+  expect(jane).toContain('Dobrý den Jane, těšíme se.');
+});
