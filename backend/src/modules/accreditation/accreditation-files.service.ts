@@ -9,6 +9,7 @@ import {
   importSchema,
   isImageFileName,
   REQUIRED,
+  subjectLanguageError,
 } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
 import { Injectable } from '@nestjs/common';
@@ -23,6 +24,7 @@ import { toFieldErrors, ZodPipe } from '../../common/zod.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
+import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import {
   IMPORT_BATCH,
@@ -45,6 +47,11 @@ const FIXED = ['firstname', 'lastname', 'email', 'group', 'zones', 'bc'] as cons
  * made from an older template (without it) still reads the same.
  */
 const PHOTO_COLUMN = 'photo';
+/**
+ * The optional language column (issue 15: the language every mail to the person is written in,
+ * cs, sk, en or de, one the subject offers; empty: cs) comes after the photo, for the same reason.
+ */
+const LANGUAGE_COLUMN = 'language';
 const MAX_ERRORS = 500;
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** The import's options (spec §5 Import) without the file: the JSON body's schema less `dataFile`. */
@@ -102,6 +109,7 @@ const PERSON_ROW_CODE: Record<string, { empty: ImportRowCode; invalid: ImportRow
   lastname: { empty: 'EMPTY_LASTNAME_ON_ROW_', invalid: 'LASTNAME_INVALID_ON_ROW_' },
   email: { empty: 'EMPTY_EMAIL_ON_ROW_', invalid: 'EMAIL_INVALID_ON_ROW_' },
   bc: { empty: 'BC_INVALID_ON_ROW_', invalid: 'BC_INVALID_ON_ROW_' },
+  language: { empty: 'LANGUAGE_INVALID_ON_ROW_', invalid: 'LANGUAGE_INVALID_ON_ROW_' },
 };
 
 const ROW_CODE_OF: Record<string, ImportRowCode> = {
@@ -175,6 +183,7 @@ export class AccreditationFilesService {
       ...FIXED.map((c) => translate(language, `accreditationImport.column.${c}`)),
       ...fields.map((f) => f.name),
       translate(language, `accreditationImport.column.${PHOTO_COLUMN}`),
+      translate(language, `accreditationImport.column.${LANGUAGE_COLUMN}`),
     ]);
     ws.getRow(1).font = { bold: true };
     ws.columns.forEach((c) => {
@@ -292,6 +301,7 @@ export class AccreditationFilesService {
       (await this.zones.find({ where: { actionId: action.id } })).map((z) => [z.name.toLowerCase(), z]),
     );
     const photoAt = FIXED.length + fields.length;
+    const multiLanguage = (await this.ds.getRepository(SubjectEntity).findOneBy({ id: action.subjectId }))?.multiLanguage;
 
     /** A row read and checked on its own; the checks against the database come per batch. */
     type Pending = ReadyRow & {
@@ -376,7 +386,7 @@ export class AccreditationFilesService {
               continue;
             }
             if (cells.every((c) => !c)) continue;
-            pending.push(this.checkRow(row.number, cells, fields, groups, zones, input, seenEmails, photoAt));
+            pending.push(this.checkRow(row.number, cells, fields, groups, zones, input, seenEmails, photoAt, multiLanguage ?? false));
             if (pending.length === IMPORT_BATCH) {
               await flush();
               if (errors.length >= MAX_ERRORS) break;
@@ -417,6 +427,7 @@ export class AccreditationFilesService {
     input: ImportOptions,
     seenEmails: Set<string>,
     photoAt: number,
+    multiLanguage: boolean,
   ) {
     const errs: ImportRowCode[] = [];
     const [firstnameCell = '', lastnameCell = '', emailCell = '', groupName = '', zoneNames = '', bcCell = ''] = cells;
@@ -425,6 +436,7 @@ export class AccreditationFilesService {
       lastname: lastnameCell,
       email: emailCell,
       bc: bcCell,
+      language: cells[photoAt + 1] ?? '',
     });
     // one code per field, from its first issue (an empty e-mail is also not an address)
     const failed = new Map<string, ImportRowCode>();
@@ -433,6 +445,10 @@ export class AccreditationFilesService {
       const codes = PERSON_ROW_CODE[field];
       if (codes && !failed.has(field)) failed.set(field, issue.message === REQUIRED ? codes.empty : codes.invalid);
     }
+    const language = person.data?.language;
+    // the same rule as POST user and the online form: a language the subject offers
+    if (!failed.has('language') && subjectLanguageError(language, multiLanguage))
+      failed.set('language', 'LANGUAGE_INVALID_ON_ROW_');
     errs.push(...failed.values());
     const firstname = person.data?.firstname ?? firstnameCell;
     const lastname = person.data?.lastname ?? lastnameCell;
@@ -460,7 +476,7 @@ export class AccreditationFilesService {
         else errs.push('ZONE_DOESNT_EXIST_ON_ROW_');
       }
     }
-    if (cells.length > photoAt + 1 && cells.slice(photoAt + 1).some(Boolean))
+    if (cells.length > photoAt + 2 && cells.slice(photoAt + 2).some(Boolean))
       errs.push('CUSTOM_FIELD_DOESNT_EXIST_ON_ROW_');
     // A photo name that can never be among the uploaded images (not .png/.jpg/.jpeg/.gif, a
     // folder in it) is refused now; a good name the image import has not received yet is
@@ -488,6 +504,7 @@ export class AccreditationFilesService {
       bc,
       imageName: imageName || null,
       imageId: null,
+      language: language ?? 'cs',
       values,
       texts,
       errs,
@@ -525,7 +542,12 @@ export class AccreditationFilesService {
       text?.[language]?.trim() || text?.cs?.trim() || '';
     const ws = wb.addWorksheet(form === 'import' ? 'import' : 'accreditations');
     if (form === 'import')
-      ws.addRow([...FIXED.map(column), ...fields.map((f) => f.name), column(PHOTO_COLUMN)]).commit();
+      ws.addRow([
+        ...FIXED.map(column),
+        ...fields.map((f) => f.name),
+        column(PHOTO_COLUMN),
+        column(LANGUAGE_COLUMN),
+      ]).commit();
     else
       ws.addRow([
         ...['customId', 'firstname', 'lastname', 'email', 'bc', 'groups', 'zones', 'days'].map(column),
@@ -552,6 +574,7 @@ export class AccreditationFilesService {
                 a.bc,
                 ...fields.map((f) => fieldValueText(f, values.get(f.id))),
                 '',
+                a.language,
               ])
             : ws.addRow([
                 a.customId,

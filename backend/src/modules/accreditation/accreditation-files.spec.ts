@@ -93,6 +93,7 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
       'vip',
       'note',
       'Photo (file name)',
+      'Language (cs, sk, en, de)',
     ]);
   });
 

@@ -39,6 +39,8 @@ export interface ReadyRow {
   bc: string | null;
   imageName: string | null;
   imageId: number | null;
+  /** the language every mail to the person is written in (issue 15) */
+  language: string;
   values: Record<string, unknown>;
   texts: { fieldId: number; value: string }[];
 }
@@ -197,6 +199,7 @@ const ACCREDITATION_COLUMNS = [
   'credit',
   'isUnlimited',
   'source',
+  'language',
   'createdAt',
   'updatedAt',
 ];
@@ -241,6 +244,7 @@ export function* writeCore(env: CoreEnv, spill: Spill, input: WriteInput): Core<
         null,
         0,
         'admin',
+        r.language ?? 'cs',
         now,
         now,
       );

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
@@ -246,6 +247,59 @@ describe('mails in the person’s language (issue 15)', () => {
         .getRepository(AccreditationEntity)
         .countBy([{ email: 'online-xx@example.com' }, { email: 'online-de@example.com' }]);
       expect(stored).toBe(0);
+    });
+  });
+
+  describe('the import’s optional language column (after the photo column)', () => {
+    /** A sheet of the import template's columns: six fixed, no user fields, photo, language. */
+    const sheet = async (rows: string[][]) => {
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet('import');
+      ws.addRow(['First name', 'Last name', 'E-mail', 'Group', 'Zones', 'Code', 'Photo', 'Language']);
+      for (const row of rows) ws.addRow(row);
+      return `data:application/octet-stream;base64,${Buffer.from(await wb.xlsx.writeBuffer()).toString('base64')}`;
+    };
+    const row = (name: string, language: string) => [name, 'Import', `${name}@import.test`, '', '', '', '', language];
+    const importSheet = async (rows: string[][], id = actionId, as = token) =>
+      api('POST', 'user/import', { actionId: id, dataFile: await sheet(rows), zonesImportType: 1 }, as);
+
+    it('the template names the column', async () => {
+      const res = await fetch(`${t.url}/api/admin/v1/user/import/template/${actionId}`, {
+        headers: { authorization: token, 'accept-language': 'en' },
+      });
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+      const header = (wb.worksheets[0].getRow(1).values as string[]).slice(1);
+      expect(header.at(-1)).toBe('Language (cs, sk, en, de)');
+    });
+
+    it('stores each row’s language (empty: cs); the mail follows it', async () => {
+      const res = await importSheet([row('lena', 'DE'), row('olga', '')]);
+      expect(res.status).toBe(200);
+      const people = await t.ds
+        .getRepository(AccreditationEntity)
+        .find({ where: [{ email: 'lena@import.test' }, { email: 'olga@import.test' }], order: { email: 'ASC' } });
+      expect(people.map((p) => [p.email, p.language])).toEqual([
+        ['lena@import.test', 'de'],
+        ['olga@import.test', 'cs'],
+      ]);
+      await api('POST', 'email/send', { actionId, userIds: [people[0].id], mailTemplate: template.id });
+      expect((await mailsTo('lena@import.test'))[0].subject).toBe('Anmeldung: Messe');
+    });
+
+    it('refuses a bad language, or one the subject does not offer, as a row error; nothing is imported', async () => {
+      const bad = await importSheet([row('good', 'en'), row('bad', 'xx')]);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.code).toBe('IMPORT_FAILED');
+      expect(bad.body.error.details.rows).toEqual([{ row: 3, code: 'LANGUAGE_INVALID_ON_ROW_' }]);
+      const czech = await importSheet([row('czech', 'de')], czechActionId, czechOnly);
+      expect(czech.status).toBe(400);
+      expect(czech.body.error.details.rows).toEqual([{ row: 2, code: 'LANGUAGE_INVALID_ON_ROW_' }]);
+      expect(
+        await t.ds
+          .getRepository(AccreditationEntity)
+          .countBy([{ email: 'good@import.test' }, { email: 'czech@import.test' }]),
+      ).toBe(0);
     });
   });
 
