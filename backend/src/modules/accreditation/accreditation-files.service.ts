@@ -34,6 +34,7 @@ import {
   peek,
   type ReadyRow,
   runWrite,
+  sheetRows,
   Spill,
   type WriteInput,
   writeCore,
@@ -57,23 +58,6 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 /** The import's options (spec §5 Import) without the file: the JSON body's schema less `dataFile`. */
 export const importOptionsSchema = importSchema.omit({ dataFile: true });
 export type ImportOptions = z.output<typeof importOptionsSchema>;
-
-/** The text of a cell whatever exceljs made of it (rich text, hyperlink, formula result, date, number). */
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'object') {
-    if ('richText' in value)
-      return value.richText
-        .map((r) => r.text)
-        .join('')
-        .trim();
-    if ('text' in value) return String(value.text).trim();
-    if ('result' in value) return cellText(value.result as ExcelJS.CellValue);
-    return '';
-  }
-  return String(value).trim();
-}
 
 /** A spreadsheet cell from a user field's text (import), by the field's type. */
 function parseCell(field: ActionField, text: string): unknown {
@@ -301,7 +285,8 @@ export class AccreditationFilesService {
       (await this.zones.find({ where: { actionId: action.id } })).map((z) => [z.name.toLowerCase(), z]),
     );
     const photoAt = FIXED.length + fields.length;
-    const multiLanguage = (await this.ds.getRepository(SubjectEntity).findOneBy({ id: action.subjectId }))?.multiLanguage;
+    const multiLanguage = (await this.ds.getRepository(SubjectEntity).findOneBy({ id: action.subjectId }))
+      ?.multiLanguage;
 
     /** A row read and checked on its own; the checks against the database come per batch. */
     type Pending = ReadyRow & {
@@ -370,28 +355,19 @@ export class AccreditationFilesService {
 
     try {
       try {
-        const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
-          entries: 'emit',
-          sharedStrings: 'cache',
-          worksheets: 'emit',
-        });
-        let sheetDone = false;
-        for await (const sheet of reader) {
-          if (sheetDone) break;
-          sheetDone = true;
-          for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
-            const cells = (row.values as ExcelJS.CellValue[]).slice(1).map(cellText);
-            if (row.number === 1) {
+        for await (const rows of sheetRows(source)) {
+          for (const [number, cells] of rows) {
+            if (number === 1) {
               checkHeader(cells, fields);
               continue;
             }
             if (cells.every((c) => !c)) continue;
-            pending.push(this.checkRow(row.number, cells, fields, groups, zones, input, seenEmails, photoAt, multiLanguage ?? false));
-            if (pending.length === IMPORT_BATCH) {
-              await flush();
-              if (errors.length >= MAX_ERRORS) break;
-            }
+            pending.push(
+              this.checkRow(number, cells, fields, groups, zones, input, seenEmails, photoAt, multiLanguage ?? false),
+            );
+            if (pending.length === IMPORT_BATCH) await flush();
           }
+          if (errors.length >= MAX_ERRORS) break;
         }
         complete();
         await flush();

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
 import type { Core, CoreEnv } from '../action-extension/extension-core.js';
 import { groupDefaultsCore, runCore } from '../action-extension/extension-core.js';
@@ -121,6 +123,130 @@ export async function peek(source: Readable, n: number): Promise<{ head: Buffer;
     }
   }
   return { head, stream: Readable.from(all(), { objectMode: false }) };
+}
+
+/** A sheet's row as read: its number and each cell's text. */
+export type SheetRow = [number, string[]];
+
+/**
+ * The parse itself (exceljs's streaming reader, the cells' texts) in a worker thread of its own:
+ * the parse makes most of an import's garbage, and a worker's heap is small (capped) and given
+ * back whole when it ends, so the server's memory stays flat and returns after the import; it also
+ * parses on the second core while this thread checks rows and talks to the database. Plain
+ * JavaScript evaluated in the worker, so the same code runs from the build and from the sources.
+ */
+const PARSER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { Readable } = require('node:stream');
+const ExcelJS = require(workerData.exceljs);
+function cellText(value) {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'object') {
+    if ('richText' in value) return value.richText.map((r) => r.text).join('').trim();
+    if ('text' in value) return String(value.text).trim();
+    if ('result' in value) return cellText(value.result);
+    return '';
+  }
+  return String(value).trim();
+}
+const chunks = [];
+let ended = false;
+let credit = workerData.ahead;
+let wake = null;
+const poke = () => { const w = wake; wake = null; if (w) w(); };
+parentPort.on('message', (m) => {
+  if (m.chunk) chunks.push(Buffer.from(m.chunk));
+  if (m.end) ended = true;
+  if (m.ack) credit++;
+  poke();
+});
+async function* source() {
+  for (;;) {
+    if (chunks.length) { yield chunks.shift(); continue; }
+    if (ended) return;
+    await new Promise((r) => (wake = r));
+  }
+}
+(async () => {
+  try {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(source(), { objectMode: false }), {
+      entries: 'emit', sharedStrings: 'cache', worksheets: 'emit',
+    });
+    let batch = [];
+    const send = async () => {
+      while (credit <= 0) await new Promise((r) => (wake = r));
+      credit--;
+      parentPort.postMessage({ rows: batch });
+      batch = [];
+    };
+    for await (const sheet of reader) {
+      for await (const row of sheet) {
+        batch.push([row.number, row.values.slice(1).map(cellText)]);
+        if (batch.length === workerData.batch) await send();
+      }
+      break;
+    }
+    if (batch.length) await send();
+    parentPort.postMessage({ done: true });
+  } catch (err) {
+    parentPort.postMessage({ error: String((err && err.message) || err) });
+  }
+})();
+`;
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * The rows of the first sheet of a streamed .xlsx, a batch at a time, parsed in a worker (PARSER).
+ * The source's chunks are handed to the worker as they arrive; at most `ahead` batches wait parsed
+ * for this thread. A file that is no readable .xlsx ends the iteration with an Error.
+ */
+export async function* sheetRows(source: Readable, batch = IMPORT_BATCH, ahead = 2): AsyncGenerator<SheetRow[]> {
+  const worker = new Worker(PARSER, {
+    eval: true,
+    workerData: { exceljs: requireHere.resolve('exceljs'), batch, ahead },
+    resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 },
+  });
+  const waiting: (SheetRow[] | Error | null)[] = [];
+  let wake: (() => void) | null = null;
+  const push = (item: SheetRow[] | Error | null) => {
+    waiting.push(item);
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  worker.on('message', (m: { rows?: SheetRow[]; done?: boolean; error?: string }) => {
+    if (m.rows) push(m.rows);
+    else if (m.done) push(null);
+    else push(new Error(m.error ?? 'parse failed'));
+  });
+  worker.on('error', (err) => push(err));
+  worker.on('exit', () => push(new Error('the parser stopped')));
+  const feed = (async () => {
+    try {
+      for await (const chunk of source) {
+        const copy = Uint8Array.from(chunk as Buffer);
+        worker.postMessage({ chunk: copy }, [copy.buffer]);
+      }
+      worker.postMessage({ end: true });
+    } catch (err) {
+      push(err instanceof Error ? err : new Error(String(err)));
+    }
+  })();
+  try {
+    for (;;) {
+      while (!waiting.length) await new Promise<void>((r) => (wake = r));
+      const item = waiting.shift() as SheetRow[] | Error | null;
+      if (item === null) return;
+      if (item instanceof Error) throw item;
+      yield item;
+      worker.postMessage({ ack: true });
+    }
+  } finally {
+    await worker.terminate();
+    await feed.catch(() => {});
+  }
 }
 
 /** An .xlsx is a zip (PK\3\4); an old binary .xls an OLE2 compound document. */
