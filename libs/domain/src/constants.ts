@@ -13,8 +13,38 @@ export const EXTENSION_MEAL = 1;
 export const EXTENSION_PARKING = 2;
 
 export const PHOTO_MAX_BYTES = 2_097_152;
+/** Image types (spec §3): 1 accreditation, 2 template, 3 other (default). */
+export const IMAGE_TYPES = [1, 2, 3] as const;
 export const PASSWORD_MIN_LENGTH = 8;
 export const DEFAULT_TIME_ZONE = 'Europe/Prague';
+
+/** A basic address pattern (spec §5 E-mail field): something@something.tld, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The longest licence plate of a parking place. */
+export const LICENCE_PLATE_MAX = 20;
+
+// Values the web app's public pages use, kept in this module without zod so that those pages do not
+// load it (issue 15, a light first load): constants.ts imports nothing.
+
+/**
+ * Address suggestions (spec §5 Address, §9: debounced 500 ms) from a Nominatim-compatible service
+ * (GEOCODING_URL); an address picked from them has street, city, zip and its position.
+ */
+export const GEOCODE_DEBOUNCE_MS = 500;
+export const GEOCODE_MIN_QUERY = 3;
+
+export interface GeocodeSuggestion {
+  label: string;
+  street: string;
+  city: string;
+  zip: string;
+  gps: { lat: number; lng: number } | null;
+}
+
+/** The stored `gps` text of an address value ("lat,lng"), from a suggestion's position. */
+export function gpsText(gps: GeocodeSuggestion['gps']): string {
+  return gps ? `${gps.lat},${gps.lng}` : '';
+}
 
 /**
  * The language a user sees: one of the four when multi-language applies, otherwise Czech (spec §1).

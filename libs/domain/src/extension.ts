@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { EXTENSION_MEAL, EXTENSION_PARKING, EXTENSION_TYPES, type ExtensionType } from './constants.js';
+import {
+  EXTENSION_MEAL,
+  EXTENSION_PARKING,
+  EXTENSION_TYPES,
+  type ExtensionType,
+  LICENCE_PLATE_MAX,
+} from './constants.js';
 import { booleanSchema, id, REQUIRED } from './schemas/common.js';
 import { pagingSchema } from './schemas/paging.js';
 import { calendarDate, isCalendarDate, type MultiText, requiredMultiText } from './schemas/setup.js';
@@ -406,7 +412,6 @@ export function toItemInputs(type: ExtensionType, items: ExtensionItemView[]): M
 // ---------------------------------------------------------------------------------------------
 // Per person (spec §3 "Per user: itemId, dateUsed, option, have"; parking: a licence plate)
 
-export const LICENCE_PLATE_MAX = 20;
 const licencePlate = () =>
   z
     .string({ error: 'basics.invalidValue' })

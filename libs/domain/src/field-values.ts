@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN } from './schemas/common.js';
+import { EMAIL_PATTERN } from './constants.js';
 
 /** Phone countries of spec §5/§9 and their national number patterns (digits after the prefix). */
 const PHONE_COUNTRIES: { country: string; prefix: string; pattern: RegExp }[] = [

@@ -1,4 +1,5 @@
 import type { RightPair } from '@accredo/domain';
+import { ModalsProvider } from '@mantine/modals';
 import type { ReactNode } from 'react';
 import { Outlet, type RouteObject } from 'react-router';
 import { RequireRight } from '../components/require-right';
@@ -121,16 +122,19 @@ export const manageRoutes: RouteObject[] = [
 /**
  * The signed-in parts (the provider operators' manage module and the admin application): loaded on
  * the first navigation into them (see createAppRouter), so the login page, the public form and the
- * gate screen do not download them.
+ * gate screen do not download them. The modals' provider (the confirmations of modals.open*) is
+ * around these parts only, for the same reason.
  */
 export const privateRoutes: RouteObject[] = [
   {
     path: 'manage',
     errorElement: <RouteError homePath="/manage" />,
     element: (
-      <RequireManageSession>
-        <ManageLayout />
-      </RequireManageSession>
+      <ModalsProvider>
+        <RequireManageSession>
+          <ManageLayout />
+        </RequireManageSession>
+      </ModalsProvider>
     ),
     children: manageRoutes,
   },
@@ -138,9 +142,11 @@ export const privateRoutes: RouteObject[] = [
     path: '/',
     errorElement: <RouteError />,
     element: (
-      <RequireAdminSession>
-        <AdminLayout />
-      </RequireAdminSession>
+      <ModalsProvider>
+        <RequireAdminSession>
+          <AdminLayout />
+        </RequireAdminSession>
+      </ModalsProvider>
     ),
     children: adminRoutes,
   },

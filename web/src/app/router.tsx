@@ -6,12 +6,14 @@ import { clearAdminSession } from '../api/storage';
 import { onlineRoutes } from '../features/online/routes';
 import { previewRoutes } from '../features/preview/routes';
 import { gateRoutes } from '../features/gate/routes';
-import { LoginPage } from '../features/auth/login-page';
-import { PasswordLinkPage } from '../features/auth/password-link-page';
-import { ManageLoginPage } from '../features/manage/manage-login-page';
 import { RouteError } from '../features/not-found/route-error';
 import { PublicLayout } from './layouts/public-layout';
 import { notifyError } from './notify';
+
+async function passwordLinkPage(mode: 'renew' | 'verify') {
+  const { PasswordLinkPage } = await import('../features/auth/password-link-page');
+  return <PasswordLinkPage mode={mode} />;
+}
 
 /** What anyone may open without signing in: the public form, the gate screen, login and the password links. */
 export const publicRoutes: RouteObject[] = [
@@ -22,10 +24,14 @@ export const publicRoutes: RouteObject[] = [
     element: <PublicLayout />,
     errorElement: <RouteError />,
     children: [
-      { path: 'login', element: <LoginPage /> },
-      { path: 'forgot-password/:link', element: <PasswordLinkPage mode="renew" /> },
-      { path: 'verify/:link', element: <PasswordLinkPage mode="verify" /> },
-      { path: 'manage/login', element: <ManageLoginPage /> },
+      // each page a chunk of its own (issue 15, a light first load)
+      { path: 'login', lazy: async () => ({ Component: (await import('../features/auth/login-page')).LoginPage }) },
+      { path: 'forgot-password/:link', lazy: async () => ({ element: await passwordLinkPage('renew') }) },
+      { path: 'verify/:link', lazy: async () => ({ element: await passwordLinkPage('verify') }) },
+      {
+        path: 'manage/login',
+        lazy: async () => ({ Component: (await import('../features/manage/manage-login-page')).ManageLoginPage }),
+      },
     ],
   },
 ];

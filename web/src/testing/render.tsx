@@ -1,3 +1,4 @@
+import { ModalsProvider } from '@mantine/modals';
 import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -7,6 +8,12 @@ import { i18n } from '../app/i18n';
 import { AppProviders } from '../app/providers';
 
 export const t = (key: string, params?: Record<string, unknown>) => i18n.t(key, params);
+
+/** A day `YYYY-MM-DD` as a date field shows it in Czech, the tests' UI language ('9. 7. 2026'). */
+export const shownDay = (iso: string) => {
+  const [year, month, day] = iso.split('-').map(Number);
+  return `${day}. ${month}. ${year}`;
+};
 
 export function testQueryClient() {
   return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
@@ -19,7 +26,7 @@ export function renderUi(ui: ReactElement) {
     user,
     ...render(
       <AppProviders queryClient={testQueryClient()} env="test">
-        {ui}
+        <ModalsProvider>{ui}</ModalsProvider>
       </AppProviders>,
     ),
   };
@@ -32,7 +39,10 @@ export function renderRoutes(routes: RouteObject[], initialEntries: string[] = [
   const queryClient = testQueryClient();
   const utils = render(
     <AppProviders queryClient={queryClient} env="test">
-      <RouterProvider router={router} />
+      {/* the app has it around the signed-in parts (private-routes.tsx); a test renders pages alone */}
+      <ModalsProvider>
+        <RouterProvider router={router} />
+      </ModalsProvider>
     </AppProviders>,
   );
   return { user, router, queryClient, ...utils };

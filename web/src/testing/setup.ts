@@ -4,10 +4,16 @@ import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { addCatalogue } from '../app/i18n';
+import { preloadToasts } from '../app/providers';
+import { preloadDatePickers } from '../components/date-fields';
 
 // The browser loads one language's catalogue at a time; component tests get all four up front so
 // that they render and switch languages synchronously.
 for (const language of LANGUAGES) addCatalogue(language, resources[language]);
+// The browser loads the toasts' container with the first toast; tests have it at once.
+await preloadToasts();
+// The same for the date pickers' chunk.
+await preloadDatePickers();
 
 // The whole app renders slowly in jsdom on a busy CI machine: wait up to 10 s for findBy/waitFor.
 configure({ asyncUtilTimeout: 10_000 });

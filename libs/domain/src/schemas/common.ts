@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LANGUAGES, PASSWORD_MIN_LENGTH } from '../constants.js';
+import { EMAIL_PATTERN, LANGUAGES, PASSWORD_MIN_LENGTH } from '../constants.js';
 
 /**
  * Building blocks with the message keys of spec §5. A message is always a key of the i18n
@@ -18,8 +18,6 @@ export const optionalString = (max = 255) =>
     .nullish()
     .transform((v) => v ?? '');
 
-/** A basic address pattern (spec §5 E-mail field): something@something.tld, no spaces. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const requiredEmail = () =>
   z

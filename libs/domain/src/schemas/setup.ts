@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { LANGUAGES } from '../constants.js';
-import { booleanSchema, EMAIL_PATTERN, optionalId, REQUIRED, requiredString } from './common.js';
+import { EMAIL_PATTERN, IMAGE_TYPES, type LANGUAGES } from '../constants.js';
+import { booleanSchema, optionalId, REQUIRED, requiredString } from './common.js';
 
 /**
  * Event set-up (spec §3 Action, User field, Group, Zone, templates, Image; §5 rules). Date-times on
@@ -348,8 +348,6 @@ export const mailTemplateSchema = z.object({
 });
 export type MailTemplateInput = z.input<typeof mailTemplateSchema>;
 
-/** Image types (spec §3): 1 accreditation, 2 template, 3 other (default). */
-export const IMAGE_TYPES = [1, 2, 3] as const;
 export const imageTypeSchema = z.coerce
   .number({ error: REQUIRED })
   .int()

@@ -10,7 +10,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../api/storage';
 import { bodyOf, mockAdminApi } from '../../testing/mock-api';
-import { jsonResponse, t } from '../../testing/render';
+import { jsonResponse, shownDay, t } from '../../testing/render';
 import { renderWithSession } from '../../testing/session';
 import { AdminMenu } from '../layout/admin-menu';
 import { groupsRoutes } from '../groups/routes';
@@ -257,7 +257,7 @@ describe('extension edit', () => {
     const tabs = within(await screen.findByRole('tablist', { name: t('extension.days') })).getAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual([t('extension.wholeEvent')]);
     const card = screen.getByRole('group', { name: t('extension.meal.item', { number: 1 }) });
-    expect(within(card).getByLabelText(lbl('extension.date'))).toHaveValue('2026-07-09');
+    expect(within(card).getByLabelText(lbl('extension.date'))).toHaveValue(shownDay('2026-07-09'));
     await fill(user, within(card).getByLabelText(lbl('extension.label')), ' 2');
     await user.click(screen.getByRole('button', { name: t('basics.save') }));
     expect(await within(card).findByText(t('actionExtension.dateIsNotActionDateArray'))).toBeInTheDocument();

@@ -52,6 +52,7 @@ import {
   tabValue,
 } from './edit-form-values';
 import { EXTENSION_SLUGS, type ExtensionSlug, extensionErrorKey, extensionKey, useEditLanguages } from './shared';
+import { FormDateField } from '../../components/date-fields';
 
 type Form = UseFormReturn<ExtensionFormValues, unknown, ExtensionItemsInput>;
 
@@ -377,11 +378,11 @@ function ItemCard({
           />
         ))}
         {meal && showDate && (
-          <TextInput
-            type="date"
+          <FormDateField
+            control={form.control}
+            name={`${name}.date`}
             label={t('extension.date')}
             required
-            {...form.register(`${name}.date`)}
             error={fieldError(`${name}.date`)}
           />
         )}

@@ -6,13 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { type ActionTabProps, withDay } from './action-form-values';
 import { BooleanField } from '../../components/form';
 import { MultiTextFields } from './form-fields';
+import { formatDay } from './format-day';
+import { FormDateField } from '../../components/date-fields';
 
-/** 'YYYY-MM-DD' as the day's label, e.g. '1. 5. 2026' in Czech. */
-export function formatDay(id: string, language: string): string {
-  const time = Date.parse(`${id}T00:00:00Z`);
-  if (Number.isNaN(time)) return id;
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(time);
-}
+export { formatDay };
 
 /**
  * Date tab (spec §2, §4 Multi-day): the range, the multi-day switch and the days. The days follow
@@ -44,17 +41,21 @@ export function DateTab({ form, languages, fieldError }: ActionTabProps) {
   return (
     <Stack gap="md" maw={900}>
       <Group align="flex-start">
-        <TextInput
-          type="datetime-local"
+        <FormDateField
+          kind="datetime"
+          control={form.control}
+          name="dateFrom"
+          onValueChange={regenerate}
           label={t('action.dateFrom')}
-          {...form.register('dateFrom', { onChange: regenerate })}
           error={fieldError('dateFrom')}
           w={260}
         />
-        <TextInput
-          type="datetime-local"
+        <FormDateField
+          kind="datetime"
+          control={form.control}
+          name="dateTo"
+          onValueChange={regenerate}
           label={t('action.dateTo')}
-          {...form.register('dateTo', { onChange: regenerate })}
           error={fieldError('dateTo')}
           w={260}
         />

@@ -3,6 +3,9 @@ import { Paper, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/co
 import { type UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useAdminSession } from '../../app/admin-session';
+import { sanitizeHtml } from '../../components/sanitize-html';
+
+export { sanitizeHtml };
 
 /** The languages a subject edits texts in (spec §1): all four with multi-language on, else cs only. */
 export function useEditLanguages(): readonly Language[] {
@@ -57,30 +60,6 @@ export function MultiTextFields({
   return textarea ? <Stack gap="sm">{inputs}</Stack> : <SimpleGrid cols={{ base: 1, sm: 2 }}>{inputs}</SimpleGrid>;
 }
 
-/** Elements and attributes an html preview never runs (scripts, frames, event handlers, js: links). */
-const UNSAFE_ELEMENTS = 'script, iframe, frame, object, embed, link, meta, base, form';
-const URL_ATTRIBUTES = new Set(['href', 'src', 'xlink:href', 'action', 'formaction', 'srcdoc']);
-
-/** Html of a help text or page block, made inert for showing it inside the admin application. */
-export function sanitizeHtml(html: string): string {
-  if (typeof DOMParser === 'undefined') return '';
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  for (const element of doc.body.querySelectorAll(UNSAFE_ELEMENTS)) element.remove();
-  for (const element of doc.body.querySelectorAll('*')) {
-    for (const attribute of [...element.attributes]) {
-      const name = attribute.name.toLowerCase();
-      // Browsers drop control characters and whitespace inside a URL's scheme ("java\tscript:").
-      const value = attribute.value.replace(/[\p{Cc}\s]/gu, '').toLowerCase();
-      if (
-        name.startsWith('on') ||
-        (URL_ATTRIBUTES.has(name) && /^(javascript|vbscript|data):/.test(value) && !value.startsWith('data:image/'))
-      ) {
-        element.removeAttribute(attribute.name);
-      }
-    }
-  }
-  return doc.body.innerHTML;
-}
 
 /** Renders html in a bordered box (spec §2: the help text with preview). */
 export function HtmlPreview({ label, html }: { label: string; html: string }) {

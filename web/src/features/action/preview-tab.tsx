@@ -1,11 +1,12 @@
 import { EXTENSION_MEAL, EXTENSION_PARKING } from '@accredo/domain';
-import { Fieldset, Stack, TextInput } from '@mantine/core';
+import { Fieldset, Stack } from '@mantine/core';
 import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { ActionTabProps } from './action-form-values';
 import { BooleanField } from '../../components/form';
 import { MultiTextFields } from './form-fields';
 import { LogoPicker } from './logo-picker';
+import { FormDateField } from '../../components/date-fields';
 
 type BlockName = 'credit' | 'custom' | 'meal' | 'parking';
 
@@ -80,11 +81,12 @@ function SelectionDeadline({ form, fieldError, name }: ActionTabProps & { name: 
     <>
       <BooleanField control={form.control} name={`previewData.${name}.allowSelect`} label={t('action.allowSelect')} />
       {allowSelect && (
-        <TextInput
-          type="datetime-local"
+        <FormDateField
+          kind="datetime"
+          control={form.control}
+          name={`previewData.${name}.selectDateTime`}
           label={t('action.selectDateTime')}
           w={260}
-          {...form.register(`previewData.${name}.selectDateTime`)}
           error={fieldError(`previewData.${name}.selectDateTime`)}
         />
       )}

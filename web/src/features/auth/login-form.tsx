@@ -1,5 +1,4 @@
-import { type LoginInput, loginSchema } from '@accredo/domain';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { LoginInput } from '@accredo/domain';
 import { Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
@@ -7,6 +6,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { dismissNotification, notifyError } from '../../app/notify';
 import { PublicCard } from '../../app/layouts/public-layout';
+import { lazyZodResolver } from '../../app/lazy-resolver';
 import { applyFieldErrors, useFieldError } from '../../components/form';
 import { WorkingButton } from '../../components/working-button';
 
@@ -16,6 +16,9 @@ import { WorkingButton } from '../../components/working-button';
  * leaving the page takes away; field errors on the fields.
  */
 const LOGIN_FAILURE = 'login-failure';
+
+/** zod and the schema come with the first validation, not with the login page (issue 15) */
+const loginResolver = lazyZodResolver<LoginInput>(async () => (await import('./login-schema')).loginSchema);
 
 export function LoginForm<S>({
   title,
@@ -34,7 +37,7 @@ export function LoginForm<S>({
 }) {
   const { t } = useTranslation();
   useEffect(() => () => dismissNotification(LOGIN_FAILURE), []);
-  const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { login: '', password: '' } });
+  const form = useForm<LoginInput>({ resolver: loginResolver, defaultValues: { login: '', password: '' } });
   const fieldError = useFieldError(form.formState.errors);
   const email = useWatch({ control: form.control, name: 'login' });
   const mutation = useMutation({

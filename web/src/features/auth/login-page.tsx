@@ -1,12 +1,12 @@
 import { Anchor } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { adminApi, setAdminToken } from '../../api/admin';
 import { ApiError } from '../../api/client';
 import { ADMIN_SESSION_KEY } from '../../app/admin-session';
-import { ForgotPasswordModal } from './forgot-password-modal';
 import { LoginForm } from './login-form';
 /** The message key of a failed login (spec §8). */
 export function loginErrorKey(error: unknown): string {
@@ -25,12 +25,17 @@ export function loginErrorKey(error: unknown): string {
   }
 }
 
+/** The dialog (with its Modal and zod) is loaded when first opened, not with the page (issue 15). */
+const ForgotPasswordModal = lazy(async () => ({ default: (await import('./forgot-password-modal')).ForgotPasswordModal }));
+
 /** Admin login (spec §2): e-mail and password, Enter submits, a forgot-password dialog. */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [forgotOpened, forgot] = useDisclosure(false);
+  const [forgotWanted, setForgotWanted] = useState(false);
+  if (forgotOpened && !forgotWanted) setForgotWanted(true);
   return (
     <LoginForm
       title={t('basics.loginTitle')}
@@ -46,7 +51,11 @@ export function LoginPage() {
           <Anchor component="button" type="button" size="sm" onClick={forgot.open}>
             {t('basics.forgotPassword')}
           </Anchor>
-          <ForgotPasswordModal opened={forgotOpened} onClose={forgot.close} defaultEmail={email} />
+          {forgotWanted && (
+            <Suspense fallback={null}>
+              <ForgotPasswordModal opened={forgotOpened} onClose={forgot.close} defaultEmail={email} />
+            </Suspense>
+          )}
         </>
       )}
     />

@@ -1,5 +1,5 @@
 import type { ReportTable } from '@accredo/domain';
-import { Alert, Button, Group, Paper, Select, Stack, Table, Tabs, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Paper, Select, Stack, Table, Tabs, Text } from '@mantine/core';
 import { IconDownload, IconTable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,6 +11,7 @@ import { notifyError, notifyWorking } from '../../app/notify';
 import { PageHeader } from '../../components/page-header';
 import { useActionSelectData } from '../groups/setup-shared';
 import { DEVICES_KEY } from './shared';
+import { DateField } from '../../components/date-fields';
 
 const REPORT_TYPES = [1, 2, 3] as const;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -50,18 +51,16 @@ function useFilterFields(filter: Filter, setFilter: (f: Filter) => void, actionR
         clearable
         searchable
       />
-      <TextInput
-        type="date"
+      <DateField
         label={t('device.report.dateFrom')}
         value={filter.dateFrom}
-        onChange={(e) => setFilter({ ...filter, dateFrom: e.currentTarget.value })}
+        onChange={(dateFrom) => setFilter({ ...filter, dateFrom })}
         error={badDate(filter.dateFrom)}
       />
-      <TextInput
-        type="date"
+      <DateField
         label={t('device.report.dateTo')}
         value={filter.dateTo}
-        onChange={(e) => setFilter({ ...filter, dateTo: e.currentTarget.value })}
+        onChange={(dateTo) => setFilter({ ...filter, dateTo })}
         error={badDate(filter.dateTo)}
       />
     </>

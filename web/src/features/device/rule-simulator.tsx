@@ -1,19 +1,6 @@
 import { deviceTemplateDataSchema, localDateTime } from '@accredo/access';
 import { hasRight } from '@accredo/domain';
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  Select,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Select, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -29,6 +16,7 @@ import {
 import { useAdminSession } from '../../app/admin-session';
 import { notifyError } from '../../app/notify';
 import { rawTemplateData, type RulesFormValues } from './rules-form';
+import { DateField, TimeField } from '../../components/date-fields';
 
 /** now on the subject's wall clock (the moment the server reads a chosen day and time in) */
 function nowParts(timeZone: string | undefined) {
@@ -166,21 +154,14 @@ export function RuleSimulator({
           }}
           mb={8}
         />
-        <TextInput
-          type="date"
+        <DateField
           label={t('device.sim.day')}
           value={day}
           disabled={now}
-          onChange={(e) => setDay(e.currentTarget.value)}
+          onChange={setDay}
           error={now || chosen ? undefined : t('basics.enterCorrectDate')}
         />
-        <TextInput
-          type="time"
-          label={t('device.sim.time')}
-          value={time}
-          disabled={now}
-          onChange={(e) => setTime(e.currentTarget.value)}
-        />
+        <TimeField label={t('device.sim.time')} value={time} disabled={now} onChange={setTime} />
         <Button
           leftSection={<IconPlayerPlay size={16} />}
           onClick={runCounts}

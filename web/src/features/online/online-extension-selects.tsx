@@ -3,7 +3,7 @@ import { LICENCE_PLATE_MAX } from '@accredo/domain';
 import { Fieldset, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { type Control, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { formatDay } from '../action/date-tab';
+import { formatDay } from '../action/format-day';
 import { channelText, type OnlineFormOutput, type OnlineFormValues } from './online-form-values';
 
 type FormControl = Control<OnlineFormValues, unknown, OnlineFormOutput>;

@@ -4,15 +4,13 @@ import {
   type OnlineChannelData,
   type OnlineField,
   type OnlineRegistrationInput,
-  onlineRegistrationSchema,
   type UserExtensionItemInput,
 } from '@accredo/domain';
-import type { z } from 'zod';
 import { localized } from '../../api/action';
+import type { OnlineFormOutput } from './online-form-schema';
 import type { CustomFieldFormValues } from '../accreditation/detail/custom-field-input';
 import {
   customFieldList,
-  customFieldRecordSchema,
   type FieldDef,
   fieldDefs,
   initialFieldValues,
@@ -78,27 +76,6 @@ export function onlineFormValues(data: OnlineChannelData, fields: FieldDef[]): O
   };
 }
 
-/**
- * The shared `onlineRegistrationSchema` with what only the channel knows (spec §5 Online
- * registration): each user field checked by its type and mandatory flag, a group when groups are
- * offered, a photo when the action requires one, and every required checking attribute ticked.
- */
-export function onlineFormSchema(data: OnlineChannelData, fields: FieldDef[]) {
-  return onlineRegistrationSchema.extend({ customField: customFieldRecordSchema(fields) }).superRefine((v, ctx) => {
-    if (data.viewGroups && v.groups.length === 0)
-      ctx.addIssue({ code: 'custom', path: ['groups'], message: 'webChannelRules.groupRequired' });
-    if (data.withPhoto && data.requirePhoto && !v.image)
-      ctx.addIssue({ code: 'custom', path: ['image'], message: 'webChannelRules.photoRequired' });
-    for (const attribute of data.checkingAttributes)
-      if (attribute.required && !v.checkingAttributes[attribute.id])
-        ctx.addIssue({
-          code: 'custom',
-          path: ['checkingAttributes', attribute.id],
-          message: 'webChannelRules.checkingAttributeRequired',
-        });
-  });
-}
-export type OnlineFormOutput = z.output<ReturnType<typeof onlineFormSchema>>;
 
 /** The body of POST accreditation/{key} (spec §3 Online registration payload). */
 export function onlinePayload(
@@ -127,3 +104,5 @@ export const channelText = (text: Partial<MultiText> | null | undefined, languag
 
 /** An html text has something to show (not just empty tags). */
 export const hasHtml = (html: string) => html.replace(/<[^>]*>|&nbsp;|\s/g, '') !== '' || /<img/i.test(html);
+
+export type { OnlineFormOutput };

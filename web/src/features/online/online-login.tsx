@@ -1,12 +1,12 @@
-import { type OnlineChannelInfo, type OnlineLoginInput, onlineLoginSchemaFor } from '@accredo/domain';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { OnlineChannelInfo, OnlineLoginInput } from '@accredo/domain';
 import { Alert, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
-import { type Resolver, useForm } from 'react-hook-form';
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { onlineApi } from '../../api/online';
-import { sanitizeHtml } from '../action/form-fields';
+import { lazyZodResolver } from '../../app/lazy-resolver';
+import { sanitizeHtml } from '../../components/sanitize-html';
 import { useFieldError } from '../../components/form';
 import { WorkingButton } from '../../components/working-button';
 import { channelText, hasHtml } from './online-form-values';
@@ -54,8 +54,16 @@ export function OnlineLogin({
   const { t, i18n } = useTranslation();
   const type = channel.authorizationType ?? 2;
   const [failure, setFailure] = useState<string | null>(null);
+  // zod and the schema come with the first validation, not with the page (issue 15)
+  const resolver = useMemo(
+    () =>
+      lazyZodResolver<LoginValues, OnlineLoginInput>(async () =>
+        (await import('./online-form-schema')).onlineLoginSchemaFor(type),
+      ),
+    [type],
+  );
   const form = useForm<LoginValues, unknown, OnlineLoginInput>({
-    resolver: zodResolver(onlineLoginSchemaFor(type)) as unknown as Resolver<LoginValues, unknown, OnlineLoginInput>,
+    resolver,
     defaultValues: { channelKey, login: '', password: '', code: '' },
   });
   const fieldError = useFieldError(form.formState.errors);

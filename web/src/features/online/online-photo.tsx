@@ -1,9 +1,11 @@
 import { Button, FileInput, Group, Image, Input, Stack } from '@mantine/core';
 import { IconCamera, IconPhoto } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { WebcamCapture } from '../../components/webcam-capture';
 import { checkImageFile, IMAGE_ACCEPT, readAsDataUrl, readHead, sniffImage } from '../gallery/gallery-constants';
+
+/** The camera dialog is loaded when first opened, not with the form (issue 15, a light first load). */
+const WebcamCapture = lazy(async () => ({ default: (await import('../../components/webcam-capture')).WebcamCapture }));
 
 /**
  * The visitor's photo (spec §5 Online registration, §9): one png, jpg, jpeg or gif file of at most
@@ -27,6 +29,8 @@ export function OnlinePhoto({
 }) {
   const { t } = useTranslation();
   const [camera, setCamera] = useState(false);
+  const [cameraWanted, setCameraWanted] = useState(false);
+  if (camera && !cameraWanted) setCameraWanted(true);
   const [reading, setReading] = useState(false);
 
   const onFile = async (file: File | null) => {
@@ -78,14 +82,18 @@ export function OnlinePhoto({
           )}
         </Group>
       </Stack>
-      <WebcamCapture
-        opened={camera}
-        onClose={() => setCamera(false)}
-        onCapture={(dataUrl) => {
-          onChange(dataUrl);
-          setCamera(false);
-        }}
-      />
+      {cameraWanted && (
+        <Suspense fallback={null}>
+          <WebcamCapture
+            opened={camera}
+            onClose={() => setCamera(false)}
+            onCapture={(dataUrl) => {
+              onChange(dataUrl);
+              setCamera(false);
+            }}
+          />
+        </Suspense>
+      )}
     </Input.Wrapper>
   );
 }

@@ -1,26 +1,25 @@
 import type { OnlineChannelData } from '@accredo/domain';
 import { isLanguage } from '@accredo/i18n';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Checkbox, Group, Input, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
+import { lazyZodResolver } from '../../app/lazy-resolver';
 import { onlineApi } from '../../api/online';
 import { useFieldError } from '../../components/form';
 import { LoadingState } from '../../components/loading-state';
 import { WorkingButton } from '../../components/working-button';
 import { CustomFieldInputs } from '../accreditation/detail/custom-field-input';
-import { sanitizeHtml } from '../action/form-fields';
-import { formatDay } from '../action/date-tab';
+import { sanitizeHtml } from '../../components/sanitize-html';
+import { formatDay } from '../action/format-day';
 import {
   channelText,
   hasHtml,
   type OnlineFormOutput,
   type OnlineFormValues,
   onlineFieldDefs,
-  onlineFormSchema,
   onlineFormValues,
   onlinePayload,
 } from './online-form-values';
@@ -139,9 +138,16 @@ function RegistrationForm({
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const fields = useMemo(() => onlineFieldDefs(data.customField, language), [data.customField, language]);
-  const schema = useMemo(() => onlineFormSchema(data, fields), [data, fields]);
+  // zod and the schema come with the first validation, not with the page (issue 15)
+  const resolver = useMemo(
+    () =>
+      lazyZodResolver<OnlineFormValues, OnlineFormOutput>(async () =>
+        (await import('./online-form-schema')).onlineFormSchema(data, fields),
+      ),
+    [data, fields],
+  );
   const form = useForm<OnlineFormValues, unknown, OnlineFormOutput>({
-    resolver: zodResolver(schema) as unknown as Resolver<OnlineFormValues, unknown, OnlineFormOutput>,
+    resolver,
     defaultValues: onlineFormValues(data, fields),
   });
   const fieldError = useFieldError(form.formState.errors);

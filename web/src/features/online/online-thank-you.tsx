@@ -2,8 +2,8 @@ import type { OnlineChannelData, OnlineExtensionItem, OnlineRegistrationResult }
 import { Alert, Box, Button, Stack, Table, Text, Title } from '@mantine/core';
 import { IconMailForward } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { sanitizeHtml } from '../action/form-fields';
-import { formatDay } from '../action/date-tab';
+import { sanitizeHtml } from '../../components/sanitize-html';
+import { formatDay } from '../action/format-day';
 import { itemName } from './online-extension-selects';
 import { channelText, hasHtml, type OnlineFormOutput } from './online-form-values';
 import { OnlineCard } from './online-shared';

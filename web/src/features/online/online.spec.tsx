@@ -5,7 +5,7 @@ import { getOnlineToken, setOnlineToken } from '../../api/online';
 import { STORAGE_KEYS } from '../../api/storage';
 import { applyLanguage, i18n } from '../../app/i18n';
 import { jsonResponse, renderRoutes, t } from '../../testing/render';
-import { formatDay } from '../action/date-tab';
+import { formatDay } from '../action/format-day';
 import { onlineRoutes } from './routes';
 
 const text = (cs: string, more: Partial<Record<'sk' | 'en' | 'de', string>> = {}) => ({
@@ -154,7 +154,8 @@ describe('online registration: channel states', () => {
   it('asks for the channel code without one and opens its form', async () => {
     mockOnlineApi({ 'GET web-channel/fest': info(), 'GET web-channel/data/fest': data() });
     const { user, router } = setup('/app/online');
-    await user.click(screen.getByRole('button', { name: t('online.openForm') }));
+    // the page is its own chunk (a lazy route)
+    await user.click(await screen.findByRole('button', { name: t('online.openForm') }));
     expect(await screen.findByText(t('basics.requireField'))).toBeInTheDocument();
     await user.type(screen.getByRole('textbox', { name: new RegExp(t('online.channelCode')) }), 'fest');
     await user.click(screen.getByRole('button', { name: t('online.openForm') }));

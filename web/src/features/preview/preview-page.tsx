@@ -31,8 +31,8 @@ import { applyLanguage, browserLanguage, rememberedLanguage } from '../../app/i1
 import { notifyError, notifySuccess } from '../../app/notify';
 import { LoadingState } from '../../components/loading-state';
 import { WorkingButton } from '../../components/working-button';
-import { formatDay } from '../action/date-tab';
-import { sanitizeHtml } from '../action/form-fields';
+import { formatDay } from '../action/format-day';
+import { sanitizeHtml } from '../../components/sanitize-html';
 import { LanguageSwitcher } from '../layout/language-switcher';
 import { channelText, hasHtml } from '../online/online-form-values';
 import { previewApi } from './preview-api';

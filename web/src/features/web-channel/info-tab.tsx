@@ -14,6 +14,7 @@ import { BooleanField } from '../../components/form';
 import { useActionOptions } from '../groups/setup-shared';
 import type { ChannelTabProps } from './web-channel-detail-page';
 import { MultiSelectField, SelectField } from '../../components/form';
+import { FormDateField } from '../../components/date-fields';
 
 /** The action a channel registers into, with its days, user fields and extensions (GET action/{id}). */
 export function useChannelAction(actionId: string | null) {
@@ -114,20 +115,24 @@ export function InfoTab({ form, fieldError, languages, channel }: ChannelTabProp
       </SimpleGrid>
       <BooleanField control={form.control} name="active" label={t('webChannel.active')} />
       <Group align="flex-start">
-        <TextInput
-          type="datetime-local"
+        <FormDateField
+          kind="datetime"
+          control={form.control}
+          name="dateFrom"
+          deps={['dateTo']}
           label={t('webChannel.dateFrom')}
           description={t('webChannel.dateHint')}
           w={260}
-          {...form.register('dateFrom', { deps: ['dateTo'] })}
           error={fieldError('dateFrom')}
         />
-        <TextInput
-          type="datetime-local"
+        <FormDateField
+          kind="datetime"
+          control={form.control}
+          name="dateTo"
+          deps={['dateFrom']}
           label={t('webChannel.dateTo')}
           description={t('webChannel.dateHint')}
           w={260}
-          {...form.register('dateTo', { deps: ['dateFrom'] })}
           error={fieldError('dateTo')}
         />
       </Group>

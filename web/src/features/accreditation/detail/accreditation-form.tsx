@@ -35,15 +35,14 @@ import { CreditTab } from './credit-tab';
 import { CustomFieldInputs } from './custom-field-input';
 import {
   ADDRESS_INVALID,
-  type AccreditationFormOutput,
   type AccreditationFormValues,
-  accreditationFormSchema,
   accreditationFormValues,
   accreditationPayload,
   type FieldDef,
   fieldDefs,
   PHONE_INVALID,
 } from './form-values';
+import { type AccreditationFormOutput, accreditationFormSchema } from './form-schema';
 import { previewPath } from '../../preview/preview-api';
 import { PhotoField } from './photo-field';
 

@@ -1,5 +1,5 @@
-import { type AddressValue, accreditationSchema, EMAIL_PATTERN, type Language, PHOTO_MAX_BYTES } from '@accredo/domain';
-import { z } from 'zod';
+import { type AddressValue, EMAIL_PATTERN, type Language } from '@accredo/domain';
+import type { AccreditationFormOutput } from './form-schema';
 import type { ActionCustomField } from '../../../api/action';
 import type { AccreditationDto, AccreditationPayload } from '../../../api/accreditation';
 import type { CustomFieldDto } from '../../../api/custom-field';
@@ -196,40 +196,6 @@ export function checkFieldValue(field: FieldDef, value: unknown): string | null 
   if (field.type === FIELD_TYPE.PHONE) return isValidPhone(String(value)) ? null : PHONE_INVALID;
   if (field.type === FIELD_TYPE.NUMBER) return Number.isFinite(Number(value)) ? null : 'basics.invalidValue';
   return null;
-}
-
-/**
- * The user-field values of a form kept by field id (so an error lands on `customField.<id>`), each
- * checked against its field: the accreditation form and the online registration form share it.
- */
-export function customFieldRecordSchema(fields: FieldDef[]) {
-  return z
-    .record(z.string(), z.unknown())
-    .default({})
-    .superRefine((values, ctx) => {
-      for (const field of fields) {
-        const key = checkFieldValue(field, values[String(field.id)]);
-        if (key) ctx.addIssue({ code: 'custom', path: [String(field.id)], message: key });
-      }
-    });
-}
-
-/** `accreditationSchema` with the user fields kept by id and checked against the action's fields on the client. */
-export function accreditationFormSchema(fields: FieldDef[]) {
-  return accreditationSchema.extend({
-    customField: customFieldRecordSchema(fields),
-    imageData: z
-      .string()
-      .nullish()
-      .refine((v) => !v || dataUrlBytes(v) <= PHOTO_MAX_BYTES, { message: 'photo.chooseToolTipOnline' }),
-  });
-}
-export type AccreditationFormOutput = z.output<ReturnType<typeof accreditationFormSchema>>;
-
-function dataUrlBytes(dataUrl: string): number {
-  const base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
-  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
-  return Math.floor((base64.length * 3) / 4) - padding;
 }
 
 /** The inputs hold option ids as strings; the wire carries the option's own id (number or string). */

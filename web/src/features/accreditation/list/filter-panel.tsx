@@ -8,6 +8,7 @@ import {
   EMPTY_FILTER,
   fieldTypeId,
 } from '../../../api/accreditation-list';
+import { DateField } from '../../../components/date-fields';
 
 const SELECT_MULTI = 3;
 const SELECT = 4;
@@ -162,15 +163,11 @@ export function FilterPanel({ opened, onClose, value, fields, groups, zones, onA
             }
           />
           {(form.entrance === '2' || form.entrance === '4') && (
-            <TextInput
-              type="date"
+            <DateField
               label={t('accreditationHistory.entranceDate')}
               description={t('accreditationHistory.entranceDateHint')}
               value={form.entranceDate}
-              onChange={(e) => {
-                const entranceDate = e.currentTarget.value;
-                setForm((f) => ({ ...f, entranceDate }));
-              }}
+              onChange={(entranceDate) => setForm((f) => ({ ...f, entranceDate }))}
             />
           )}
           {fields

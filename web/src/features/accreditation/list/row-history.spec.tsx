@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { EMPTY_FILTER } from '../../../api/accreditation-list';
 import { accreditationRow } from '../../../testing/fixtures';
-import { renderUi, t } from '../../../testing/render';
+import { renderUi, shownDay, t } from '../../../testing/render';
 import { FilterPanel, today } from './filter-panel';
 import { RowHistory } from './row-history';
 
@@ -92,7 +92,7 @@ describe('accreditation list: row history and entrance filter (spec §2)', () =>
     );
     await user.click(screen.getByRole('combobox', { name: t('accreditationHistory.entrance') }));
     await user.click(await screen.findByRole('option', { name: t('accreditationHistory.notEnteredOnDay') }));
-    expect(screen.getByLabelText(t('accreditationHistory.entranceDate'))).toHaveValue(today());
+    expect(screen.getByLabelText(t('accreditationHistory.entranceDate'))).toHaveValue(shownDay(today()));
     await user.click(screen.getByRole('button', { name: t('accreditation.applyFilter') }));
     expect(onApply).toHaveBeenCalledWith(expect.objectContaining({ entrance: 4, entranceDate: today() }));
   });
