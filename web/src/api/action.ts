@@ -22,6 +22,8 @@ export type ActionDto = Omit<ActionData, 'customField'> & {
   extension: number[];
   customField: ActionCustomField[];
   dateCreate: string;
+  /** when the action was archived (issue 15): it takes no new people; null while in use */
+  archivedAt?: string | null;
 };
 
 /** The body of `POST action` / `PUT action/{id}`: the output of the shared `actionSchema`. */

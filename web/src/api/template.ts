@@ -10,7 +10,8 @@ export type TemplatePayload = z.output<typeof templateSchema>;
 export type MailTemplatePayload = z.output<typeof mailTemplateSchema>;
 
 /** An accreditation (badge) template of spec §3. */
-export type TemplateDto = TemplatePayload & { id: number };
+/** archivedAt (issue 15): when the badge template was archived; null while in use */
+export type TemplateDto = TemplatePayload & { id: number; archivedAt?: string | null };
 /** A mail template of spec §3. */
 export type MailTemplateDto = MailTemplatePayload & { id: number };
 

@@ -8,6 +8,15 @@ import { useNavigate } from 'react-router';
 import { isApiError } from '../api/client';
 import { useAdminSession } from '../app/admin-session';
 import { notifyError, notifySuccess } from '../app/notify';
+import { type ArchiveTarget, useArchive } from './archive-record-button';
+
+/** The refusals of a record in use that archiving answers (issue 15). */
+const ARCHIVE_INSTEAD = new Set<string>([
+  'ACTION_HAS_ACCREDITATIONS',
+  'WEB_CHANNEL_HAS_REGISTRATIONS',
+  'GROUP_HAS_PEOPLE',
+  'TEMPLATE_IN_USE',
+]);
 
 /** The message of a refused delete in the UI language: its code's text filled with its details (what still uses the record). */
 export function deleteErrorMessage(error: unknown): { key: string; params: Record<string, unknown> } {
@@ -29,6 +38,7 @@ export function DeleteRecordButton({
   queryKey,
   recordKey,
   alsoInvalidate = [],
+  archive,
 }: {
   page: RightPage;
   name: string;
@@ -40,12 +50,31 @@ export function DeleteRecordButton({
   alsoInvalidate?: QueryKey[];
   /** the record's own query, dropped (a refetch would only find it gone) */
   recordKey: QueryKey;
+  /** a record that can be archived (issue 15): a refusal because it is in use offers "Archive instead" */
+  archive?: ArchiveTarget;
 }) {
   const { t } = useTranslation();
   const session = useAdminSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const setArchived = useArchive(archive ?? { page, path: 'action', id: 0, name, queryKey, recordKey });
   if (!hasRight(session, page, 'delete')) return null;
+
+  /** The refusal says what still uses the record, and offers to archive it instead. */
+  const offerArchive = (message: string) =>
+    modals.openConfirmModal({
+      title: t('recordArchive.refusedTitle'),
+      children: (
+        <>
+          <Text size="sm" mb="sm">
+            {message}
+          </Text>
+          <Text size="sm">{t('recordArchive.insteadHint')}</Text>
+        </>
+      ),
+      labels: { confirm: t('recordArchive.instead'), cancel: t('basics.cancel') },
+      onConfirm: () => void setArchived(true),
+    });
 
   const open = () =>
     modals.openConfirmModal({
@@ -58,6 +87,10 @@ export function DeleteRecordButton({
           await remove();
         } catch (error) {
           const { key, params } = deleteErrorMessage(error);
+          if (archive && !archive.archivedAt && isApiError(error) && ARCHIVE_INSTEAD.has(error.code)) {
+            offerArchive(t(key, params));
+            return;
+          }
           notifyError(key, params, 'record-delete');
           return;
         }

@@ -11,6 +11,7 @@ import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
 import { ErrorTab, FormFields, FormShell, useFieldError, useErrorTabs } from '../../components/form';
 import { DeleteRecordButton } from '../../components/delete-record-button';
+import { ArchivedNotice, ArchiveRecordButton, type ArchiveTarget } from '../../components/archive-record-button';
 import { PageHeader } from '../../components/page-header';
 import { type ActionFormValues, actionFormValues } from './action-form-values';
 import { BasicTab } from './basic-tab';
@@ -104,6 +105,15 @@ function ActionForm({ action }: { action?: ActionDto }) {
   );
 
   const tabProps = { form, languages, fieldError };
+  const archiveTarget = (a: ActionDto): ArchiveTarget => ({
+    page: 'action',
+    path: 'action',
+    id: a.id,
+    name: localized(a.name, i18n.language),
+    archivedAt: a.archivedAt,
+    queryKey: ACTION_LIST_KEY,
+    recordKey: ['admin', 'action', a.id],
+  });
   const title = action ? `${t('action.detail')}: ${localized(action.name, i18n.language)}` : t('action.create');
 
   return (
@@ -122,6 +132,7 @@ function ActionForm({ action }: { action?: ActionDto }) {
             {t('action.testPreview')}
           </Button>
         )}
+        {action && <ArchiveRecordButton {...archiveTarget(action)} />}
         {action && (
           <DeleteRecordButton
             page="action"
@@ -130,9 +141,11 @@ function ActionForm({ action }: { action?: ActionDto }) {
             listPath="/action"
             queryKey={ACTION_LIST_KEY}
             recordKey={['admin', 'action', action.id]}
+            archive={archiveTarget(action)}
           />
         )}
       </PageHeader>
+      <ArchivedNotice archivedAt={action?.archivedAt} />
       <Tabs value={tab} onChange={(value) => setTab((value as TabName) ?? 'basic')} keepMountedMode="display-none">
         <Tabs.List mb="md">
           {tabLabel('basic')}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ACTION_LIST_KEY, type ActionDto, actionApi, localized } from '../../api/action';
 import { useAdminSession } from '../../app/admin-session';
+import { ArchivedBadge, useArchivedFilter } from '../../components/archive-record-button';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { YesNo } from '../admin-user/admin-user-list-page';
@@ -18,9 +19,20 @@ export function ActionListPage() {
   const session = useAdminSession();
   const navigate = useNavigate();
   const actions = useQuery({ queryKey: ACTION_LIST_KEY, queryFn: actionApi.list });
+  // archived actions (issue 15) only with "Show archived"
+  const archived = useArchivedFilter(actions.data);
 
   const columns: DataTableColumn<ActionDto>[] = [
-    { key: 'name', header: t('action.name'), render: (a) => localized(a.name, i18n.language) },
+    {
+      key: 'name',
+      header: t('action.name'),
+      render: (a) => (
+        <>
+          {localized(a.name, i18n.language)}
+          <ArchivedBadge archivedAt={a.archivedAt} />
+        </>
+      ),
+    },
     { key: 'dateFrom', header: t('action.dateFrom'), render: (a) => formatDateTime(a.dateFrom) || t('basics.dash') },
     { key: 'dateTo', header: t('action.dateTo'), render: (a) => formatDateTime(a.dateTo) || t('basics.dash') },
     { key: 'multiDay', header: t('action.multiDay'), render: (a) => <YesNo value={a.multiDay} /> },
@@ -34,6 +46,7 @@ export function ActionListPage() {
   return (
     <>
       <PageHeader title={t('action.title')}>
+        {archived.toggle}
         {hasRight(session, 'action', 'create') && (
           <Button component={Link} to="/action/create" leftSection={<IconPlus size={16} />}>
             {t('basics.add')}
@@ -43,7 +56,7 @@ export function ActionListPage() {
       <DataTable
         label={t('action.title')}
         columns={columns}
-        rows={actions.data}
+        rows={archived.visible}
         getRowId={(a) => a.id}
         loading={actions.isPending}
         error={actions.isError ? t('action.listError') : undefined}

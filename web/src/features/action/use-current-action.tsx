@@ -1,4 +1,4 @@
-import { hasRight } from '@accredo/domain';
+import { hasRight, withoutArchived } from '@accredo/domain';
 import { Select } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -47,7 +47,8 @@ export function useCurrentAction(): CurrentAction {
 
   const actions = list.data ?? [];
   const remembered = change.isPending ? change.variables : actual.data?.lastAction;
-  const action = actions.find((a) => a.id === remembered) ?? actions[0] ?? null;
+  // without a remembered one, the first action in use (archived ones only when chosen, issue 15)
+  const action = actions.find((a) => a.id === remembered) ?? withoutArchived(actions)[0] ?? actions[0] ?? null;
   return {
     actionId: action?.id ?? null,
     action,
@@ -72,7 +73,10 @@ export function ActionSwitcher() {
       disabled={current.isSaving || current.actions.length === 0}
       placeholder={current.isLoading ? t('basics.loading') : t('action.noActions')}
       nothingFoundMessage={t('basics.noData')}
-      data={current.actions.map((a) => ({ value: a.id, label: localized(a.name, i18n.language) }))}
+      data={withoutArchived(current.actions, [current.actionId]).map((a) => ({
+        value: a.id,
+        label: localized(a.name, i18n.language),
+      }))}
       value={current.actionId}
       onChange={(value) => {
         if (value !== null && value !== current.actionId) current.setActionId(value);

@@ -1,4 +1,4 @@
-import { hasRight } from '@accredo/domain';
+import { hasRight, withoutArchived } from '@accredo/domain';
 import {
   type AdminUser,
   adminUserCreateSchema,
@@ -115,7 +115,10 @@ function AdminUserForm({ user }: { user?: AdminUser }) {
               label={t('adminUser.action')}
               clearable
               searchable
-              data={(actions.data ?? []).map((a) => ({ value: a.id, label: localized(a.name, i18n.language) }))}
+              data={withoutArchived(actions.data ?? [], [field.value]).map((a) => ({
+                value: a.id,
+                label: localized(a.name, i18n.language),
+              }))}
               value={field.value}
               onChange={(value) => field.onChange(value ?? null)}
               onBlur={field.onBlur}

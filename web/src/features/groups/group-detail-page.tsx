@@ -1,4 +1,12 @@
-import { EXTENSION_MEAL, EXTENSION_PARKING, groupSchema, hasRight, LANGUAGES, type MultiText } from '@accredo/domain';
+import {
+  EXTENSION_MEAL,
+  EXTENSION_PARKING,
+  groupSchema,
+  hasRight,
+  LANGUAGES,
+  type MultiText,
+  withoutArchived,
+} from '@accredo/domain';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SimpleGrid, Stack, Tabs, Textarea, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,6 +26,18 @@ import { useActionSelectData } from './setup-shared';
 import { useViewOnly } from '../../components/require-right';
 import { RecordPage } from '../../components/record-page';
 import { DeleteRecordButton } from '../../components/delete-record-button';
+import { ArchivedNotice, ArchiveRecordButton, type ArchiveTarget } from '../../components/archive-record-button';
+
+/** The group as the archive buttons see it (issue 15): an archived group is given to no one new. */
+const archiveTarget = (g: { id: number; name: string; archivedAt?: string | null }): ArchiveTarget => ({
+  page: 'groups',
+  path: 'groups',
+  id: g.id,
+  name: g.name,
+  archivedAt: g.archivedAt,
+  queryKey: GROUPS_KEY,
+  recordKey: [...GROUPS_KEY, g.id],
+});
 
 export interface GroupFormValues {
   name: string;
@@ -92,7 +112,11 @@ function GroupForm({ group }: { group?: GroupDto }) {
   const actionData = useActionSelectData({ id: group?.actionId ?? null, name: group?.actionName });
 
   const templateData = useMemo(() => {
-    const data = (templates.data?.accreditation ?? []).map((x) => ({ value: String(x.id), label: x.name }));
+    // an archived template (issue 15) is offered only to the group that prints with it
+    const data = withoutArchived(templates.data?.accreditation ?? [], [group?.adminTemplateId]).map((x) => ({
+      value: String(x.id),
+      label: x.name,
+    }));
     if (group?.adminTemplateId && !data.some((d) => d.value === String(group.adminTemplateId)))
       data.push({
         value: String(group.adminTemplateId),
@@ -146,6 +170,7 @@ function GroupForm({ group }: { group?: GroupDto }) {
   return (
     <FormShell form={form} readOnly={viewOnly} onSave={save} saveErrorKey="groups.saveError">
       <PageHeader title={group ? `${t('groups.detail')}: ${group.name}` : t('groups.create')}>
+        {group && <ArchiveRecordButton {...archiveTarget(group)} />}
         {group && (
           <DeleteRecordButton
             page="groups"
@@ -154,9 +179,11 @@ function GroupForm({ group }: { group?: GroupDto }) {
             listPath="/groups"
             queryKey={GROUPS_KEY}
             recordKey={[...GROUPS_KEY, group.id]}
+            archive={archiveTarget(group)}
           />
         )}
       </PageHeader>
+      <ArchivedNotice archivedAt={group?.archivedAt} />
       <Tabs defaultValue="info">
         <Tabs.List mb="md">
           <Tabs.Tab value="info">{t('groups.tabInfo')}</Tabs.Tab>

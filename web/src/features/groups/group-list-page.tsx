@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { type GroupDto, groupsApi } from '../../api/groups';
+import { ArchivedBadge, useArchivedFilter } from '../../components/archive-record-button';
 import type { DataTableColumn } from '../../components/data-table';
 import { ByActionListPage, NameBadges, useLocalized } from './setup-shared';
 
@@ -13,8 +14,19 @@ export function GroupListPage() {
   const { t } = useTranslation();
   const localized = useLocalized();
   const groups = useQuery({ queryKey: GROUPS_KEY, queryFn: groupsApi.list });
+  // archived groups (issue 15) only with "Show archived"
+  const archived = useArchivedFilter(groups.data);
   const columns: DataTableColumn<GroupDto>[] = [
-    { key: 'name', header: t('basics.name'), render: (g) => g.name },
+    {
+      key: 'name',
+      header: t('basics.name'),
+      render: (g) => (
+        <>
+          {g.name}
+          <ArchivedBadge archivedAt={g.archivedAt} />
+        </>
+      ),
+    },
     {
       key: 'displayName',
       header: t('groups.displayName'),
@@ -28,7 +40,8 @@ export function GroupListPage() {
     <ByActionListPage
       path="/groups"
       page="groups"
-      query={groups}
+      query={{ ...groups, data: archived.visible } as typeof groups}
+      headerExtra={archived.toggle}
       columns={columns}
       getActionName={groupActionName}
       unassigned="always"

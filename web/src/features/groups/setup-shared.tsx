@@ -219,6 +219,7 @@ export function ByActionListPage<T extends ByActionRecord>({
   getActionName,
   unassigned,
   texts,
+  headerExtra,
 }: {
   /** the records' route: `${path}/detail/:id`, `${path}/create` */
   path: string;
@@ -233,6 +234,8 @@ export function ByActionListPage<T extends ByActionRecord>({
   unassigned: 'always' | 'whenAny';
   /** i18n keys: page title, tab strip label, load error, empty tab, and the text without any tab */
   texts: { title: string; byAction: string; loadError: string; empty: string; noTabs?: string };
+  /** more in the page header before Add (the "Show archived" switch, issue 15) */
+  headerExtra?: ReactNode;
 }) {
   const { t } = useTranslation();
   const session = useAdminSession();
@@ -271,6 +274,7 @@ export function ByActionListPage<T extends ByActionRecord>({
   return (
     <>
       <PageHeader title={t(texts.title)}>
+        {headerExtra}
         {hasRight(session, page, 'create') && (
           <Button
             component={Link}

@@ -14,6 +14,18 @@ import { useAdminSession } from '../../app/admin-session';
 import { notifySuccess } from '../../app/notify';
 import { FormFields, FormShell, useFieldError, SelectField } from '../../components/form';
 import { DeleteRecordButton } from '../../components/delete-record-button';
+import { ArchivedNotice, ArchiveRecordButton, type ArchiveTarget } from '../../components/archive-record-button';
+
+/** The badge template as the archive buttons see it (issue 15): no group chooses an archived one anew. */
+const archiveTarget = (tpl: { id: number; name: string; archivedAt?: string | null }): ArchiveTarget => ({
+  page: 'template',
+  path: 'template',
+  id: tpl.id,
+  name: tpl.name,
+  archivedAt: tpl.archivedAt,
+  queryKey: TEMPLATES_KEY,
+  recordKey: [...TEMPLATES_KEY, tpl.id],
+});
 import { PageHeader } from '../../components/page-header';
 import { useCurrentAction } from '../action/use-current-action';
 import { BadgeLivePreview } from './badge-live-preview';
@@ -141,6 +153,7 @@ function TemplateForm({ template }: { template?: TemplateDto }) {
   return (
     <FormShell form={form} readOnly={viewOnly} wrapFields={false} onSave={save} saveErrorKey="template.saveError">
       <PageHeader title={template ? `${t('template.detail')}: ${template.name}` : t('template.create')}>
+        {template && <ArchiveRecordButton {...archiveTarget(template)} />}
         {template && (
           <DeleteRecordButton
             page="template"
@@ -149,9 +162,11 @@ function TemplateForm({ template }: { template?: TemplateDto }) {
             listPath="/template?tab=accreditation"
             queryKey={TEMPLATES_KEY}
             recordKey={[...TEMPLATES_KEY, template.id]}
+            archive={archiveTarget(template)}
           />
         )}
       </PageHeader>
+      <ArchivedNotice archivedAt={template?.archivedAt} />
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, lg: 6 }}>
           <Stack gap="sm">

@@ -1,11 +1,12 @@
 import { hasRight } from '@accredo/domain';
-import { Badge, Button, Tabs } from '@mantine/core';
+import { Badge, Button, Group, Tabs } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type MailTemplateDto, mailTemplateApi, type TemplateDto, templateApi } from '../../api/template';
 import { useAdminSession } from '../../app/admin-session';
+import { ArchivedBadge, useArchivedFilter } from '../../components/archive-record-button';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { pageSizeLabel } from './template-constants';
@@ -45,7 +46,9 @@ export function TemplateListPage() {
 
   const mailQuery = canBadges ? lists : mailOnly;
   const mails = canBadges ? lists.data?.mail : mailOnly.data;
-  const badges = lists.data?.accreditation;
+  // archived badge templates (issue 15) only with "Show archived"
+  const archived = useArchivedFilter(lists.data?.accreditation);
+  const badges = archived.visible;
 
   const mailColumns: DataTableColumn<MailTemplateDto>[] = [
     { key: 'name', header: t('basics.name'), render: (m) => m.name },
@@ -68,7 +71,16 @@ export function TemplateListPage() {
   ];
 
   const badgeColumns: DataTableColumn<TemplateDto>[] = [
-    { key: 'name', header: t('basics.name'), render: (x) => x.name },
+    {
+      key: 'name',
+      header: t('basics.name'),
+      render: (x) => (
+        <>
+          {x.name}
+          <ArchivedBadge archivedAt={x.archivedAt} />
+        </>
+      ),
+    },
     { key: 'pageSize', header: t('template.pageSize'), render: (x) => pageSizeLabel(t, x.pageSize) },
     {
       key: 'options',
@@ -109,6 +121,7 @@ export function TemplateListPage() {
           />
         </Tabs.Panel>
         <Tabs.Panel value="accreditation">
+          {archived.toggle && <Group mb="sm">{archived.toggle}</Group>}
           <DataTable
             label={t('template.tabAccreditation')}
             columns={badgeColumns}

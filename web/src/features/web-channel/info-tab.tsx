@@ -1,4 +1,4 @@
-import { EXTENSION_MEAL, EXTENSION_PARKING, hasRight } from '@accredo/domain';
+import { EXTENSION_MEAL, EXTENSION_PARKING, hasRight, withoutArchived } from '@accredo/domain';
 import { Alert, Checkbox, Fieldset, Group, Radio, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -54,15 +54,21 @@ export function InfoTab({ form, fieldError, languages, channel }: ChannelTabProp
   });
 
   const actionData = useMemo(() => {
-    const data = actions.map((a) => ({ value: String(a.id), label: localized(a.name, language) || `#${a.id}` }));
+    // archived actions (issue 15) are offered only to the channel that has one
+    const data = withoutArchived(actions, [channel?.actionId]).map((a) => ({
+      value: String(a.id),
+      label: localized(a.name, language) || `#${a.id}`,
+    }));
     if (channel && !data.some((d) => d.value === String(channel.actionId)))
       data.push({ value: String(channel.actionId), label: `#${channel.actionId}` });
     return data;
   }, [actions, channel, language]);
 
-  const groupData = (groups.data ?? [])
-    .filter((g) => String(g.actionId) === actionId)
-    .map((g) => ({ value: String(g.id), label: g.name }));
+  // archived groups (issue 15) are offered only where the channel has them already
+  const groupData = withoutArchived(
+    (groups.data ?? []).filter((g) => String(g.actionId) === actionId),
+    channel?.groupsId ?? [],
+  ).map((g) => ({ value: String(g.id), label: g.name }));
   // Spec §3 Mail template: type 1 is the mail after a registration.
   const mailData = (mailTemplates.data ?? [])
     .filter((m) => m.type === 1)

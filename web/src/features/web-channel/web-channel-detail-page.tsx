@@ -12,6 +12,18 @@ import { notifyError, notifySuccess } from '../../app/notify';
 import { ErrorTab, FormFields, applyFieldErrors, FormShell, useFieldError, useErrorTabs } from '../../components/form';
 import { OnlineLinkButtons } from '../../components/online-link-buttons';
 import { DeleteRecordButton } from '../../components/delete-record-button';
+import { ArchivedNotice, ArchiveRecordButton, type ArchiveTarget } from '../../components/archive-record-button';
+
+/** The channel as the archive buttons see it (issue 15): an archived channel's form is closed. */
+const archiveTarget = (c: { id: number; name: string; archivedAt?: string | null }): ArchiveTarget => ({
+  page: 'webChannel',
+  path: 'web-channel',
+  id: c.id,
+  name: c.name,
+  archivedAt: c.archivedAt,
+  queryKey: WEB_CHANNEL_KEY,
+  recordKey: [...WEB_CHANNEL_KEY, c.id],
+});
 import { PageHeader } from '../../components/page-header';
 import { useEditLanguages } from '../action/form-fields';
 import { AuthorizationTab } from './authorization-tab';
@@ -132,6 +144,7 @@ function WebChannelForm({ channel }: { channel?: WebChannel }) {
       <PageHeader title={title}>
         {channel && <ChannelStateBadge state={channel.state} />}
         {channel && <OnlineLinkButtons channelKey={channel.channelKey} />}
+        {channel && <ArchiveRecordButton {...archiveTarget(channel)} />}
         {channel && (
           <DeleteRecordButton
             page="webChannel"
@@ -140,9 +153,11 @@ function WebChannelForm({ channel }: { channel?: WebChannel }) {
             listPath="/web-channel"
             queryKey={WEB_CHANNEL_KEY}
             recordKey={[...WEB_CHANNEL_KEY, channel.id]}
+            archive={archiveTarget(channel)}
           />
         )}
       </PageHeader>
+      <ArchivedNotice archivedAt={channel?.archivedAt} />
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, md: 8, lg: 9 }}>
           <Tabs value={tab} onChange={(value) => setTab((value as TabName) ?? 'info')} keepMountedMode="display-none">

@@ -3,6 +3,7 @@ import { Badge, Group } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { WEB_CHANNEL_KEY, webChannelApi } from '../../api/web-channel';
+import { ArchivedBadge, useArchivedFilter } from '../../components/archive-record-button';
 import type { DataTableColumn } from '../../components/data-table';
 import { OnlineLinkButtons } from '../../components/online-link-buttons';
 import { ByActionListPage } from '../groups/setup-shared';
@@ -34,9 +35,20 @@ export function ChannelStateBadge({ state }: { state: WebChannelState }) {
 export function WebChannelListPage() {
   const { t } = useTranslation();
   const channels = useQuery({ queryKey: WEB_CHANNEL_KEY, queryFn: webChannelApi.list });
+  // archived channels (issue 15) only with "Show archived"
+  const archived = useArchivedFilter(channels.data);
   const dash = t('basics.dash');
   const columns: DataTableColumn<WebChannelListItem>[] = [
-    { key: 'name', header: t('basics.name'), render: (c) => c.name },
+    {
+      key: 'name',
+      header: t('basics.name'),
+      render: (c) => (
+        <>
+          {c.name}
+          <ArchivedBadge archivedAt={c.archivedAt} />
+        </>
+      ),
+    },
     { key: 'channelKey', header: t('webChannel.channelKey'), render: (c) => c.channelKey },
     {
       key: 'active',
@@ -60,7 +72,8 @@ export function WebChannelListPage() {
     <ByActionListPage
       path="/web-channel"
       page="webChannel"
-      query={channels}
+      query={{ ...channels, data: archived.visible } as typeof channels}
+      headerExtra={archived.toggle}
       columns={columns}
       rowLinks={(c) => <OnlineLinkButtons channelKey={c.channelKey} compact />}
       unassigned="whenAny"

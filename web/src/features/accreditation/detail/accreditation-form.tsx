@@ -18,6 +18,7 @@ import { ApiError, isApiError } from '../../../api/client';
 import { CUSTOM_FIELD_LIST_KEY, customFieldApi } from '../../../api/custom-field';
 import { adminGeocoder } from '../../../api/geocode';
 import { groupsApi } from '../../../api/groups';
+import { withoutArchived } from '@accredo/domain';
 import { zoneApi } from '../../../api/zone';
 import { useAdminSession } from '../../../app/admin-session';
 import { notifyError, notifySuccess } from '../../../app/notify';
@@ -131,9 +132,11 @@ function AccreditationForm({
 
   const groups = useQuery({ queryKey: ['admin', 'groups'], queryFn: groupsApi.list });
   const zones = useQuery({ queryKey: ['admin', 'zone'], queryFn: zoneApi.list });
-  const groupData = (groups.data ?? [])
-    .filter((g) => g.actionId === action.id)
-    .map((g) => ({ value: g.id, label: g.name }));
+  // an archived group is offered only to whoever holds it already (issue 15)
+  const groupData = withoutArchived(
+    (groups.data ?? []).filter((g) => g.actionId === action.id),
+    accreditation?.groupIds ?? [],
+  ).map((g) => ({ value: g.id, label: g.name }));
   const zoneData = (zones.data ?? [])
     .filter((z) => z.actionId === action.id)
     .map((z) => ({ value: z.id, label: z.name }));

@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, hasRight } from '@accredo/domain';
+import { DEFAULT_PAGE_SIZE, hasRight, withoutArchived } from '@accredo/domain';
 import { Alert, Avatar, Badge, Button, Checkbox, Group, Menu, Text } from '@mantine/core';
 import {
   IconCalendar,
@@ -115,6 +115,14 @@ function AccreditationList({ actionId }: { actionId: number }) {
   const groups: Option[] = useMemo(
     () =>
       (groupsQuery.data ?? [])
+        .filter((g) => g.actionId === actionId)
+        .map((g) => ({ value: String(g.id), label: g.name })),
+    [groupsQuery.data, actionId],
+  );
+  // the bulk assignment offers no archived group (issue 15); the filter still finds their people
+  const activeGroups: Option[] = useMemo(
+    () =>
+      withoutArchived(groupsQuery.data ?? [])
         .filter((g) => g.actionId === actionId)
         .map((g) => ({ value: String(g.id), label: g.name })),
     [groupsQuery.data, actionId],
@@ -462,7 +470,7 @@ function AccreditationList({ actionId }: { actionId: number }) {
         onClose={() => setBulk(null)}
         target={target}
         count={selectedCount}
-        groups={groups}
+        groups={activeGroups}
         zones={zones}
         onDone={(kind) => {
           setBulk(null);

@@ -1,4 +1,4 @@
-import { ERRORS } from '@accredo/domain';
+import { ERRORS, withoutArchived } from '@accredo/domain';
 import { Alert, Button, Checkbox, Group, List, Modal, MultiSelect, Radio, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
@@ -284,7 +284,8 @@ function CopyContent({ target, count, onClose, onDone }: ContentProps) {
     event.preventDefault();
     if (choice.check()) bulk.mutate(Number(choice.value));
   };
-  const options = (actions.data ?? [])
+  // an archived action takes no new people (issue 15): not offered as the target
+  const options = withoutArchived(actions.data ?? [])
     .filter((a) => a.id !== target.actionId)
     .map((a) => ({ value: String(a.id), label: localized(a.name, i18n.language) }));
   return (
