@@ -1,7 +1,8 @@
 import type { PreviewData } from '@accredo/domain';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyLanguage } from '../../app/i18n';
+import { STORAGE_KEYS } from '../../api/storage';
+import { applyLanguage, i18n } from '../../app/i18n';
 import { jsonResponse, renderRoutes, t } from '../../testing/render';
 import { previewRoutes } from './routes';
 
@@ -161,5 +162,34 @@ describe('preview page (spec §2 Preview page, §8 Preview)', () => {
     setup('/preview/demo/cid/tst5');
     expect(await screen.findByText(t('preview.testPreview'))).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: t('preview.save') })).not.toBeInTheDocument();
+  });
+});
+
+describe('preview page: languages (issue 15)', () => {
+  it("starts a new visitor in their browser's language when the subject offers it, else in Czech", async () => {
+    window.localStorage.removeItem(STORAGE_KEYS.language);
+    vi.spyOn(window.navigator, 'languages', 'get').mockReturnValue(['fr-FR', 'de-AT', 'en']);
+    mockPreviewApi({ 'GET user/demo/ABC123': preview({ multiLanguage: true, languages: ['cs', 'de'] }) });
+    const { unmount } = setup();
+    await waitFor(() => expect(i18n.language).toBe('de'));
+    expect(document.documentElement.lang).toBe('de');
+    unmount();
+
+    // a subject without German: the browser's next language it offers (English)
+    await applyLanguage('cs', false);
+    mockPreviewApi({ 'GET user/demo/ABC123': preview({ multiLanguage: true, languages: ['cs', 'en'] }) });
+    setup();
+    await waitFor(() => expect(i18n.language).toBe('en'));
+    vi.restoreAllMocks();
+  });
+
+  it('keeps the language a visitor chose before over the browser’s', async () => {
+    window.localStorage.setItem(STORAGE_KEYS.language, 'sk');
+    vi.spyOn(window.navigator, 'languages', 'get').mockReturnValue(['de-AT']);
+    mockPreviewApi({ 'GET user/demo/ABC123': preview({ multiLanguage: true, languages: ['cs', 'sk', 'de'] }) });
+    setup();
+    await waitFor(() => expect(i18n.language).toBe('sk'));
+    window.localStorage.removeItem(STORAGE_KEYS.language);
+    vi.restoreAllMocks();
   });
 });
