@@ -67,6 +67,7 @@ import { DashboardCounts1764102000000 } from './migrations/1764102000000-dashboa
 import { SqliteCheckpointer } from './sqlite-checkpoint.js';
 import { GateWritePath1764106000000 } from './migrations/1764106000000-gate-write-path.js';
 import { MailCountIndex1764102100000 } from './migrations/1764102100000-mail-count-index.js';
+import { MailTotals1764102200000 } from './migrations/1764102200000-mail-totals.js';
 import { Archive1764104000000 } from './migrations/1764104000000-archive.js';
 import { ListScale1764105000000 } from './migrations/1764105000000-list-scale.js';
 import { ValueTextIndex1764105100000 } from './migrations/1764105100000-value-text-index.js';
@@ -138,6 +139,7 @@ export const MIGRATIONS = [
   AccreditationWebChannel1764101100011,
   DashboardCounts1764102000000,
   MailCountIndex1764102100000,
+  MailTotals1764102200000,
   Archive1764104000000,
   MailLanguage1764103000000,
   GateWritePath1764106000000,

@@ -2,6 +2,7 @@ import { localDay } from '@accredo/access';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardCounts1764102000000 } from '../../database/migrations/1764102000000-dashboard-counts.js';
+import { MailTotals1764102200000 } from '../../database/migrations/1764102200000-mail-totals.js';
 import { ml, seedPeople } from '../../testing/mail.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { readDate } from '../device/sql.js';
@@ -85,7 +86,14 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
         nextAttemptAt: new Date(Date.now() + 3_600_000),
         createdAt: new Date(),
       });
-    await repo.save([mail('sent'), mail('sent'), mail('waiting'), mail('sending'), mail('error'), mail('sent', null)]);
+    const saved = await repo.save([
+      mail('sent'),
+      mail('sent'),
+      mail('waiting'),
+      mail('sending'),
+      mail('error'),
+      mail('sent', null),
+    ]);
 
     expect((await get(admin)).body.data.basicData).toEqual({
       actionCount: 2,
@@ -99,7 +107,25 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
       actionCount: 1,
       webChannelCount: 1,
       userCount: 0,
+      emailSentCount: 0,
     });
+
+    // the mail tiles follow the workers (waiting → sent), a removed mail and one of another subject
+    await repo.update({ id: saved[2].id }, { status: 'sent' });
+    await repo.delete({ id: saved[0].id });
+    await repo.update({ id: saved[5].id }, { subjectId });
+    const mails = (await get(admin)).body.data.basicData;
+    expect([mails.emailSentCount, mails.emailInQueue, mails.emailErrorCount]).toEqual([3, 1, 1]);
+    // the migration fills the totals from the mails there
+    const migration = new MailTotals1764102200000();
+    const q = t.ds.createQueryRunner();
+    try {
+      await migration.down(q);
+      await migration.up(q);
+    } finally {
+      await q.release();
+    }
+    expect((await get(admin)).body.data.basicData).toEqual(mails);
   });
 
   it('charts: per day, action and source; by action; the pie in percent to 2 decimals; the latest registrations', async () => {
