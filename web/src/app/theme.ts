@@ -94,9 +94,24 @@ export const DIMMED = { light: '#5f666d', dark: '#a3a3a3' };
 /** Placeholders (and Mantine's placeholder text of a select button) at 4.5:1 too; Mantine's are 2.1:1. */
 export const PLACEHOLDER = { light: '#697077', dark: '#9c9c9c' };
 
-export const cssVariablesResolver: CSSVariablesResolver = () => ({
+/**
+ * The light variants (badges, alerts, light buttons) one tint paler: shade 9 text reads at 4.5:1
+ * on its tint when hovered too (on Mantine's hover tint, shade 2, it is 3.8–4.3:1 for red, blue,
+ * violet and others).
+ */
+function lightTints(colors: Record<string, unknown>): Record<string, string> {
+  const tints: Record<string, string> = {};
+  for (const name of Object.keys(colors)) {
+    tints[`--mantine-color-${name}-light`] = `var(--mantine-color-${name}-0)`;
+    tints[`--mantine-color-${name}-light-hover`] = `var(--mantine-color-${name}-1)`;
+  }
+  return tints;
+}
+
+export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
   light: {
+    ...lightTints(resolved.colors),
     '--mantine-color-dimmed': DIMMED.light,
     '--mantine-color-placeholder': PLACEHOLDER.light,
     // a field's error text: Mantine's red 6 is 3.3:1 on white
