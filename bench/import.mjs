@@ -31,11 +31,17 @@ function memoryOf(pid) {
   const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
   return { peak: kb('VmHWM'), rss: kb('VmRSS') };
 }
+/** CPU seconds (user + system, every thread) a process has used, from /proc. */
+function cpuOf(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // ---- child: exceljs's bare streaming read (the baseline), rows counted ----
 if (values.child === 'bare') {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   let rows = 0;
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(values.file, {
     entries: 'emit',
@@ -47,7 +53,10 @@ if (values.child === 'bare') {
     break;
   }
   const seconds = (performance.now() - t0) / 1000;
-  process.send({ rows, seconds, peak: memoryOf(process.pid).peak }, () => process.exit(0));
+  const c = process.cpuUsage(c0);
+  process.send({ rows, seconds, cpu: (c.user + c.system) / 1e6, peak: memoryOf(process.pid).peak }, () =>
+    process.exit(0),
+  );
   await new Promise(() => {});
 }
 
@@ -65,7 +74,9 @@ if (values.child === 'server') {
       await bench.call('POST', '/groups', { name: 'Crew', actionId: action.id });
       process.send({ kind: 'action', id: action.id });
     } else if (msg.kind === 'count') {
-      const [{ n }] = await bench.ds.query('SELECT COUNT(*) AS n FROM accreditation WHERE actionId = ?', [msg.actionId]);
+      const [{ n }] = await bench.ds.query('SELECT COUNT(*) AS n FROM accreditation WHERE actionId = ?', [
+        msg.actionId,
+      ]);
       const [{ v }] = await bench.ds.query(
         'SELECT COUNT(*) AS v FROM accreditation_value v JOIN accreditation a ON a.id = v.accreditationId WHERE a.actionId = ?',
         [msg.actionId],
@@ -95,7 +106,15 @@ const file = path.join(dir, 'import.xlsx');
   const ws = wb.addWorksheet('import');
   ws.addRow(['firstname', 'lastname', 'email', 'group', 'zones', 'bc', 'company', 'photo']).commit();
   for (let i = 0; i < ROWS; i++)
-    ws.addRow([`First${i}`, `Last${i}`, `p${i}@example.com`, i % 3 ? 'Crew' : '', '', '', `Company ${i % 100}`]).commit();
+    ws.addRow([
+      `First${i}`,
+      `Last${i}`,
+      `p${i}@example.com`,
+      i % 3 ? 'Crew' : '',
+      '',
+      '',
+      `Company ${i % 100}`,
+    ]).commit();
   ws.commit();
   await wb.commit();
 }
@@ -149,6 +168,7 @@ async function importOnce(round) {
     body.append('dataFile', await fs.openAsBlob(file), 'import.xlsx');
   }
   const t0 = performance.now();
+  const c0 = cpuOf(server.pid);
   const res = await fetch(`${base}/user/import${values.route === 'json' ? '' : '/file'}`, {
     method: 'POST',
     headers,
@@ -156,23 +176,29 @@ async function importOnce(round) {
   });
   const answer = await res.json();
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuOf(server.pid) - c0;
   if (!res.ok) throw new Error(`import: ${res.status} ${JSON.stringify(answer).slice(0, 500)}`);
   const count = await ask({ kind: 'count', actionId });
   const expectedGroups = Array.from({ length: ROWS }, (_, i) => i % 3).filter(Boolean).length;
   if (answer.data.imported !== ROWS || count.n !== ROWS || count.values !== ROWS || count.groups !== expectedGroups)
     throw new Error(`integrity: imported ${answer.data.imported}, stored ${JSON.stringify(count)} of ${ROWS} rows`);
-  return seconds;
+  return { seconds, cpu };
 }
 
 const bare = [];
+const bareCpu = [];
 const imports = [];
+const importCpu = [];
 let barePeak = 0;
 for (let round = 1; round <= ROUNDS; round++) {
   const b = await bareRead();
   if (b.rows !== ROWS) throw new Error(`bare read saw ${b.rows} rows of ${ROWS}`);
   bare.push(b.seconds);
+  bareCpu.push(b.cpu);
   barePeak = Math.max(barePeak, b.peak);
-  imports.push(await importOnce(round));
+  const run = await importOnce(round);
+  imports.push(run.seconds);
+  importCpu.push(run.cpu);
 }
 const peak = memoryOf(server.pid).peak;
 await new Promise((r) => setTimeout(r, 3000));
@@ -189,6 +215,7 @@ console.log(
     `  import          ${median(imports).toFixed(2)} s = ${importRate.toFixed(0)} rows/s\n` +
     `  exceljs bare    ${median(bare).toFixed(2)} s = ${bareRate.toFixed(0)} rows/s (streaming read of the same file, peak RSS ${mib(barePeak)})\n` +
     `  ratio           ${(importRate / bareRate).toFixed(2)} × bare read (target ≥ 0.35)\n` +
+    `  CPU time        import ${median(importCpu).toFixed(2)} s (the server, every thread), bare read ${median(bareCpu).toFixed(2)} s: ${(median(bareCpu) / median(importCpu)).toFixed(2)} × (less moved by other load on the machine)\n` +
     `  server RSS      ${mib(before.rss)} before, peak ${mib(peak)} (target < 300 MiB), ${mib(after)} 3 s after the last import\n` +
     `  integrity       every round: ${ROWS} people, ${ROWS} values, the group rows of the sheet`,
 );
