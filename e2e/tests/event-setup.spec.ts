@@ -41,10 +41,12 @@ test.describe
       await page.getByRole('tab', { name: 'Dates' }).click();
       await page.getByLabel('Start date').fill('2027-05-10T08:00');
       await page.getByLabel('End date').fill('2027-05-12T18:00');
+      await page.keyboard.press('Escape'); // closes the date field's calendar
       await page.getByRole('switch', { name: 'Multi-day event' }).check({ force: true });
       const dayInputs = page.getByRole('textbox', { name: 'Name on the badge' });
       await expect(dayInputs).toHaveCount(3);
       await page.getByLabel('End date').fill('2027-05-11T18:00');
+      await page.keyboard.press('Escape');
       await expect(dayInputs).toHaveCount(2);
       await page.keyboard.press('Control+s');
       await expect(page.getByText('The event has been created')).toBeVisible();
@@ -57,6 +59,7 @@ test.describe
       await expect(dayInputs).toHaveCount(2);
       // Widen the range again: the removed day can be added back.
       await page.getByLabel('End date').fill('2027-05-12T18:00');
+      await page.keyboard.press('Escape'); // closes the date field's calendar
       await page.getByRole('combobox', { name: 'Add a day' }).click();
       await page.getByRole('option').first().click();
       await expect(dayInputs).toHaveCount(3);
