@@ -132,4 +132,28 @@ describe('lean admin routes', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await admin('GET', `user/check/${person.bc}`, tok)).status).toBe(403);
   });
+
+  it('serialises the session answer once, and a new one at once after a subject or rights change', async () => {
+    const own = await createSubject(t, { name: 'Before' });
+    const user = await createAdminUser(t, own, { grant: [['user', 'checkUser']] });
+    const tok = await loginAs(t, user);
+    const boss = await loginAs(t, await createAdminUser(t, own, { superuser: true }));
+    const first = await admin('GET', 'authorization', tok);
+    const again = await admin('GET', 'authorization', tok);
+    expect(again.body).toEqual(first.body);
+    expect(first.body.data).toMatchObject({ token: tok, superuser: false, subject: { name: 'Before' } });
+    expect(first.body.data.rights.user.checkUser.is).toBe(true);
+    // the subject: renamed by its admin
+    const subject = { name: 'After', multiLanguage: true, timeZone: 'Europe/Bratislava' };
+    expect((await t.api('PUT', '/api/admin/v1/subject', { token: boss, body: subject })).status).toBe(200);
+    expect((await admin('GET', 'authorization', tok)).body.data.subject).toMatchObject(subject);
+    // the rights: taken away
+    const rights = { login: user.login, name: user.name, rights: { user: { checkUser: { is: false } } } };
+    expect((await t.api('PUT', `/api/admin/v1/admin-user/${user.id}`, { token: boss, body: rights })).status).toBe(200);
+    expect((await admin('GET', 'authorization', tok)).body.data.rights.user.checkUser.is).toBe(false);
+    // another session of the same user has its own token in its answer
+    const second = await loginAs(t, user);
+    expect((await admin('GET', 'authorization', second)).body.data.token).toBe(second);
+    expect((await admin('GET', 'authorization', tok)).body.data.token).toBe(tok);
+  });
 });
