@@ -21,8 +21,8 @@ test.describe
     test('a user field and a multi-day action whose days follow its range', async ({ page }) => {
       await page.goto('/custom-field/create');
       await page.getByRole('textbox', { name: 'Name', exact: true }).fill('tshirt');
-      await page.getByRole('textbox', { name: 'Shown name (Czech)' }).fill('Tričko');
-      await page.getByRole('textbox', { name: 'Shown name (English)' }).fill('T-shirt');
+      await page.getByRole('textbox', { name: 'Label in forms (Czech)' }).fill('Tričko');
+      await page.getByRole('textbox', { name: 'Label in forms (English)' }).fill('T-shirt');
       await page.getByRole('combobox', { name: 'Type' }).click();
       await page.getByRole('option', { name: 'Single choice' }).click();
       await page.getByRole('button', { name: 'Add an option' }).click();
