@@ -854,8 +854,9 @@ export class AccreditationService {
     await refuseArchived(this.groups, input.groupIds, 'groupIds', 'recordArchive.groupArchived', held);
     await this.assertOfAction(this.zones, input.zones, action.id, 'zones');
     const allowedDays = new Set(action.days.map((d) => d.id));
-    // the language every mail to the person is written in: one the subject offers (issue 15)
-    if (input.language !== undefined) {
+    // the language every mail to the person is written in: one the subject offers (issue 15); a
+    // person's stored language sent back unchanged stays (the subject may have dropped it since)
+    if (input.language !== undefined && input.language !== existing?.language) {
       const subject = await this.ds.getRepository(SubjectEntity).findOneBy({ id: action.subjectId });
       const key = subjectLanguageError(input.language, subject?.multiLanguage ?? false);
       if (key) errors.push({ path: 'language', key });

@@ -186,8 +186,12 @@ describe('mails in the person’s language (issue 15)', () => {
       await api('POST', 'email/send', { actionId, userIds: [id], mailTemplate: template.id });
       const mails = await mailsTo('karl@example.com');
       expect(mails.map((m) => m.subject)).toEqual(['Anmeldung: Messe', 'Registrace: Veletrh']);
-      // the stored language stays for when it is turned on again
+      // the stored language stays for when it is turned on again, and the person's form, which sends
+      // it back unchanged, still saves; another language the subject does not offer is refused
       expect((await t.ds.getRepository(AccreditationEntity).findOneByOrFail({ id })).language).toBe('de');
+      const body = { actionId, firstname: 'Karl', lastname: 'K', email: 'karl@example.com' };
+      expect((await api('PUT', `user/${id}`, { ...body, language: 'de' })).status).toBe(200);
+      expect((await api('PUT', `user/${id}`, { ...body, language: 'en' })).status).toBe(400);
     } finally {
       await t.ds.getRepository(SubjectEntity).update({ id: subjectId }, { multiLanguage: true });
     }
