@@ -595,6 +595,9 @@ export class AccreditationService {
           })
         ).map((r) => r.email),
       );
+      // the person's mail language goes along where the subject offers it (issue 15)
+      const multiLanguage =
+        (await this.ds.getRepository(SubjectEntity).findOneBy({ id: target.subjectId }))?.multiLanguage ?? false;
       for (const row of rows) {
         if (present.has(row.email)) {
           skipped++;
@@ -613,6 +616,7 @@ export class AccreditationService {
           days: [],
           customField: Object.entries(fieldValues).map(([id, value]) => ({ id: Number(id), value })),
           imageId: row.imageId,
+          language: subjectLanguageError(row.language, multiLanguage) ? undefined : (row.language as Language),
         })
           .catch((err) => {
             // A copy must not fail on the target's stricter rules (a field mandatory there): keep going.

@@ -173,6 +173,30 @@ describe('mails in the person’s language (issue 15)', () => {
     expect((await send()).bodyHtml).toContain('Guten Tag Eva');
   });
 
+  it('a copy to another action keeps the person’s language', async () => {
+    const res = await register(channelKey, {
+      firstname: 'Greta',
+      lastname: 'G',
+      email: 'greta@example.com',
+      language: 'de',
+    });
+    const other = await api('POST', 'action', {
+      name: { cs: 'Druhá' },
+      dateFrom: '2030-06-10T08:00',
+      dateTo: '2030-06-11T18:00',
+    });
+    const copied = await api('POST', 'user/copy', {
+      actualAction: actionId,
+      actionId: other.body.data.id,
+      userId: [res.body.data.id],
+    });
+    expect(copied.status).toBe(200);
+    const copy = await t.ds
+      .getRepository(AccreditationEntity)
+      .findOneByOrFail({ actionId: other.body.data.id, email: 'greta@example.com' });
+    expect(copy.language).toBe('de');
+  });
+
   it('a subject that turns multi-language off writes every mail in Czech again', async () => {
     const res = await register(channelKey, {
       firstname: 'Karl',
