@@ -139,7 +139,7 @@ test.describe
       await expect(page.getByText('Sie wurden registriert.')).toBeVisible();
 
       // 'Register someone else' checks the sign-in again: the code of one use is used up.
-      await page.getByRole('button', { name: 'Weitere hinzufügen' }).click();
+      await page.getByRole('button', { name: 'Weitere Person anmelden' }).click();
       await expect(page.getByText('Der Code ist aufgebraucht')).toBeVisible();
       await page.getByRole('textbox', { name: 'Code' }).fill('VIP-001');
       await page.getByRole('button', { name: 'Anmelden' }).click();
