@@ -129,6 +129,16 @@ await stats('baseline: COUNT(*) of the accreditations tile', () =>
 await stats('baseline: latest 10 by id over the subject', () =>
   q('SELECT id FROM accreditation WHERE subjectId = ? ORDER BY id DESC LIMIT 10', [subjectId]),
 );
+if (MAILS)
+  await stats('baseline: the three mail counts by status', () =>
+    Promise.all(
+      [["'sent'"], ["'waiting'", "'sending'"], ["'error'"]].map((statuses) =>
+        q(`SELECT COUNT(*) AS n FROM mail_queue WHERE subjectId = ? AND status IN (${statuses.join(', ')})`, [
+          subjectId,
+        ]),
+      ),
+    ),
+  );
 
 // the query plans of the dashboard's reads (each must use an index, not read every row)
 const plans = [
@@ -137,7 +147,11 @@ const plans = [
     'latest of an action',
     `SELECT id FROM accreditation WHERE subjectId = ? AND actionId = ${actions[0]} ORDER BY id DESC LIMIT 10`,
   ],
-  ['mails sent', "SELECT COUNT(*) FROM mail_queue WHERE subjectId = ? AND status = 'sent'"],
+  [
+    'mails not sent',
+    "SELECT status, COUNT(*) FROM mail_queue WHERE subjectId = ? AND status IN ('waiting', 'sending', 'error') GROUP BY status",
+  ],
+  ['mail total', 'SELECT mails FROM mail_total WHERE subjectId = ?'],
 ];
 for (const [label, sql] of plans) {
   const plan = await q(`${mariadb ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN'} ${sql}`, [subjectId]);
