@@ -48,7 +48,11 @@ function ThemedApp({ children, env }: { children: ReactNode; env?: 'default' | '
   const { t } = useTranslation();
   const closeLabel = t('basics.close');
   const clearLabel = t('a11y.clear');
-  const theme = useMemo(() => localTheme(closeLabel, clearLabel), [closeLabel, clearLabel]);
+  const passwordLabel = t('basics.togglePassword');
+  const theme = useMemo(
+    () => localTheme(closeLabel, clearLabel, passwordLabel),
+    [closeLabel, clearLabel, passwordLabel],
+  );
   return (
     <MantineProvider
       theme={theme}

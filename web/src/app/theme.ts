@@ -9,6 +9,7 @@ import {
   Menu,
   Modal,
   Notification,
+  PasswordInput,
 } from '@mantine/core';
 
 /**
@@ -66,7 +67,7 @@ export const theme = createTheme({
  * ("Close"), and so are the clear buttons of fields ("Clear"), where Mantine leaves them with an
  * icon only (issue 15, axe's button-name); any other close button says "Close" too.
  */
-export function localTheme(closeLabel: string, clearLabel: string) {
+export function localTheme(closeLabel: string, clearLabel: string, passwordToggleLabel?: string) {
   const closeButtonProps = { 'aria-label': closeLabel };
   return createTheme({
     ...theme,
@@ -79,6 +80,12 @@ export function localTheme(closeLabel: string, clearLabel: string) {
       CloseButton: { defaultProps: { 'aria-label': closeLabel } },
       InputClearButton: Input.ClearButton.extend({ defaultProps: { 'aria-label': clearLabel } }),
       FileInput: FileInput.extend({ defaultProps: { clearButtonProps: { 'aria-label': clearLabel } } }),
+      // the password's show/hide button in the UI language (Mantine's own label is English)
+      ...(passwordToggleLabel && {
+        PasswordInput: PasswordInput.extend({
+          defaultProps: { visibilityToggleButtonProps: { 'aria-label': passwordToggleLabel } },
+        }),
+      }),
       // an open menu focuses its first item, not an unnamed placeholder (a menu holds menu items only)
       Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
     },
