@@ -65,7 +65,7 @@ describe('image import and image export (spec §5 Import, §7 image/import, imag
   });
   afterAll(() => t.close());
 
-  it('adds the photo column last to the template, and refuses a photo name that is no image file', async () => {
+  it('adds the photo column to the template (before the language, issue 15), and refuses a photo name that is no image file', async () => {
     const res = await fetch(`${t.url}/api/admin/v1/user/import/template/${action.id}`, {
       headers: { authorization: admin },
     });
@@ -80,13 +80,14 @@ describe('image import and image export (spec §5 Import, §7 image/import, imag
       'Code',
       'note',
       'Photo (file name)',
+      'Language (cs, sk, en, de)',
     ]);
 
     const bad = await importSheet([
       ['Ann', 'A', 'ann@example.com', '', '', '', '', 'ann.png'],
       ['Bad', 'B', 'bad@example.com', '', '', '', '', 'notes.txt'],
       ['Dir', 'D', 'dir@example.com', '', '', '', '', 'photos/dir.png'],
-      ['Far', 'F', 'far@example.com', '', '', '', '', 'far.png', 'extra'],
+      ['Far', 'F', 'far@example.com', '', '', '', '', 'far.png', '', 'extra'],
     ]);
     expect(bad.body.error.details.rows).toEqual([
       { row: 3, code: 'IMAGE_NAME_NOT_EXIST_ON_ROW_' },
