@@ -301,7 +301,12 @@ describe('accreditation list', () => {
     await openMenuItem(user, 'accreditation.assignZones');
     let dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByRole('alert')).toHaveTextContent(t('accreditation.chooseUsers'));
-    await user.click(within(dialog).getByRole('button', { name: t('basics.close') }));
+    // the dialog's own Close button (its × in the corner is named Close too)
+    await user.click(
+      within(dialog)
+        .getAllByRole('button', { name: t('basics.close') })
+        .at(-1)!,
+    );
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     await user.click(rowOf(1));
