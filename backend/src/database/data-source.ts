@@ -66,6 +66,7 @@ import { MailLanguage1764103000000 } from './migrations/1764103000000-mail-langu
 import { DashboardCounts1764102000000 } from './migrations/1764102000000-dashboard-counts.js';
 import { SqliteCheckpointer } from './sqlite-checkpoint.js';
 import { GateWritePath1764106000000 } from './migrations/1764106000000-gate-write-path.js';
+import { MailDeferred1764107000000 } from './migrations/1764107000000-mail-deferred.js';
 import { MailCountIndex1764102100000 } from './migrations/1764102100000-mail-count-index.js';
 import { MailTotals1764102200000 } from './migrations/1764102200000-mail-totals.js';
 import { Archive1764104000000 } from './migrations/1764104000000-archive.js';
@@ -145,6 +146,7 @@ export const MIGRATIONS = [
   GateWritePath1764106000000,
   ListScale1764105000000,
   ValueTextIndex1764105100000,
+  MailDeferred1764107000000,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

@@ -70,6 +70,20 @@ export interface CreateOptions {
   inTransaction?: (m: EntityManager, row: AccreditationEntity) => Promise<void>;
   /** The request's name of the photo, named by its field errors (`imageData`; the online form's `image`). */
   photoField?: string;
+  /**
+   * What the caller read in this request already (the online registration, issue 16): the action,
+   * its user fields and the subject are not read again, and the groups and zones are taken as
+   * checked (the caller kept only the subject's, of this action or of none, not archived).
+   */
+  context?: CreateContext;
+}
+
+/** See CreateOptions.context. */
+export interface CreateContext {
+  action: ActionEntity;
+  fields: ActionField[];
+  subject: Pick<SubjectEntity, 'id' | 'multiLanguage'>;
+  linksChecked: true;
 }
 
 /** The largest balance: what the int `credit` column holds on MariaDB (signed 32 bits). */
@@ -133,10 +147,22 @@ export class AccreditationService {
   // ---- register, edit, read ----
 
   async create(input: Input, options: CreateOptions = {}): Promise<AccreditationDto> {
-    const action = await this.action(input.actionId);
+    const { actionId, id } = await this.register(input, options);
+    return this.get(actionId, id);
+  }
+
+  /**
+   * The create without reading the new person back: only what a caller that needs no more than the
+   * id and the number gets (the online registration, issue 16).
+   */
+  async register(
+    input: Input,
+    options: CreateOptions = {},
+  ): Promise<{ id: number; customId: number; actionId: number; row: AccreditationEntity }> {
+    const action = options.context?.action ?? (await this.action(input.actionId));
     // an archived action takes no new people (issue 15); its own people stay editable
     if (action.archivedAt) throw new AppError('ACTION_ARCHIVED');
-    const prepared = await this.prepare(action, input, null, options.fixedFields, options.photoField);
+    const prepared = await this.prepare(action, input, null, options.fixedFields, options.photoField, options.context);
     const now = new Date();
     for (let attempt = 0; ; attempt++) {
       try {
@@ -168,7 +194,16 @@ export class AccreditationService {
             createdAt: now,
             updatedAt: now,
           });
-          const saved = await repo.save(row);
+          // A plain INSERT: the row is not read back (its values are all given here).
+          const inserted = await repo
+            .createQueryBuilder()
+            .insert()
+            .values(row as never)
+            .updateEntity(false)
+            .execute();
+          const raw = inserted.raw as number | { insertId?: number };
+          row.id = Number(typeof raw === 'object' && raw !== null ? raw.insertId : raw);
+          const saved = row;
           await this.writeLinks(m, saved, prepared, true);
           if (options.inTransaction) await options.inTransaction(m, saved);
           // the meal and parking defaults of the person's groups (issue 14), left out where full
@@ -186,7 +221,7 @@ export class AccreditationService {
           return saved;
         };
         const saved = mariadb ? await this.ds.transaction('READ COMMITTED', work) : await this.ds.transaction(work);
-        return this.get(action.id, saved.id);
+        return { id: saved.id, customId: saved.customId, actionId: action.id, row: saved };
       } catch (err) {
         if (isEmailConflict(err)) throw emailExists();
         if (attempt < 5 && /unique|duplicate|deadlock/i.test((err as Error).message)) continue;
@@ -844,24 +879,28 @@ export class AccreditationService {
     existing: AccreditationEntity | null,
     fixedFields?: Map<number, unknown>,
     photoField = 'imageData',
+    context?: CreateContext,
   ) {
     const errors: FieldError[] = [];
     const duplicate = await this.scoped.findOne({ actionId: action.id, email: input.email });
     if (duplicate && duplicate.id !== existing?.id) throw emailExists();
-    await this.assertOfAction(this.groups, input.groupIds, action.id, 'groupIds');
-    // an archived group is given to no one new; a person who holds it keeps it (issue 15)
-    const held = existing
-      ? (await this.ds.getRepository(AccreditationGroupEntity).find({ where: { accreditationId: existing.id } })).map(
-          (l) => l.groupId,
-        )
-      : [];
-    await refuseArchived(this.groups, input.groupIds, 'groupIds', 'recordArchive.groupArchived', held);
-    await this.assertOfAction(this.zones, input.zones, action.id, 'zones');
+    if (!context?.linksChecked) {
+      await this.assertOfAction(this.groups, input.groupIds, action.id, 'groupIds');
+      // an archived group is given to no one new; a person who holds it keeps it (issue 15)
+      const held = existing
+        ? (await this.ds.getRepository(AccreditationGroupEntity).find({ where: { accreditationId: existing.id } })).map(
+            (l) => l.groupId,
+          )
+        : [];
+      await refuseArchived(this.groups, input.groupIds, 'groupIds', 'recordArchive.groupArchived', held);
+      await this.assertOfAction(this.zones, input.zones, action.id, 'zones');
+    }
     const allowedDays = new Set(action.days.map((d) => d.id));
     // the language every mail to the person is written in: one the subject offers (issue 15); a
     // person's stored language sent back unchanged stays (the subject may have dropped it since)
     if (input.language !== undefined && input.language !== existing?.language) {
-      const subject = await this.ds.getRepository(SubjectEntity).findOneBy({ id: action.subjectId });
+      const subject =
+        context?.subject ?? (await this.ds.getRepository(SubjectEntity).findOneBy({ id: action.subjectId }));
       const key = subjectLanguageError(input.language, subject?.multiLanguage ?? false);
       if (key) errors.push({ path: 'language', key });
     }
@@ -872,7 +911,7 @@ export class AccreditationService {
     const given = new Map(input.customField.map((v) => [v.id, v.value]));
     const fieldValues: Record<string, unknown> = {};
     const texts: { fieldId: number; value: string }[] = [];
-    for (const field of await this.actionFields(action)) {
+    for (const field of context?.fields ?? (await this.actionFields(action))) {
       if (fixedFields?.has(field.id)) {
         const checked = checkFieldValue({ ...field, isMandatory: false }, fixedFields.get(field.id));
         const value = 'error' in checked ? null : checked.value;

@@ -3,7 +3,7 @@ import { effectiveLanguage, type Language, type MailTranslations, type MailUserE
 import { translate } from '@accredo/i18n';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, In } from 'typeorm';
+import { type DataSource, type EntityManager, In } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
@@ -19,7 +19,8 @@ import {
   mailTextIn,
   type RenderedMail,
 } from './mail-render.js';
-import { type MailRequest, MailService } from './mail.service.js';
+import type { MailQueueEntity } from './mail-queue.entity.js';
+import { type DeferredMailRequest, type MailRequest, MailService, type RenderedRow } from './mail.service.js';
 
 export interface QueueTemplateMailInput {
   subjectId: number;
@@ -55,6 +56,47 @@ export class AccreditationMailService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.contexts = new MailContexts(ds, config.publicUrl);
+    // the worker writes the mails queued by an online registration (issue 16)
+    mail.renderDeferred = (row) => this.renderDeferred(row);
+  }
+
+  /**
+   * Writes a mail queued unwritten (MailService.enqueueDeferred): the template in the person's
+   * language with their data as they are now, as queueTemplateMail would have written it. Throws
+   * with the reason when it cannot (the worker retries, then records the reason).
+   */
+  async renderDeferred(mail: MailQueueEntity): Promise<RenderedRow> {
+    const subjectId = mail.subjectId ?? 0;
+    const template = await this.ds
+      .getRepository(MailTemplateEntity)
+      .findOneBy({ id: mail.mailTemplateId ?? 0, subjectId });
+    if (!template) throw new Error('The mail template was removed before the mail was written');
+    const [translations, subject, row] = await Promise.all([
+      this.translations(template.id),
+      this.ds.getRepository(SubjectEntity).findOneBy({ id: subjectId }),
+      this.ds.getRepository(AccreditationEntity).findOneBy({ id: mail.accreditationId ?? 0, subjectId }),
+    ]);
+    if (!row) throw new Error('The person was removed before the mail was written');
+    if (!row.email?.trim()) throw new Error('The person has no e-mail address');
+    // the language fixed when the mail was queued (the subject may have changed its languages since)
+    const language = (mail.language as Language | null) ?? mailLanguage(row, subject?.multiLanguage ?? false);
+    const contexts = await this.contexts.forAccreditations(subjectId, [row], language);
+    let rendered: RenderedMail;
+    try {
+      const text = mailTextIn(template, translations, language);
+      rendered = this.renderer(text).render(contexts.get(row.id) ?? {});
+    } catch (error) {
+      throw new Error(`The mail template could not be written for this person: ${(error as Error).message}`);
+    }
+    return {
+      recipient: row.email.trim(),
+      subject: rendered.subject.slice(0, 500),
+      bodyText: rendered.text,
+      bodyHtml: rendered.html,
+      cc: template.mailCopy?.length ? template.mailCopy.join(', ').slice(0, 1000) : null,
+      attachCode: rendered.attachCode ?? null,
+      attachBadge: template.withAccreditation,
+    };
   }
 
   /** Compiled templates by content: a rush of registrations compiles its mail once. */
@@ -164,6 +206,16 @@ export class AccreditationMailService {
     const queued = await this.mail.enqueueMany(requests);
     errors.sort((a, b) => a.user - b.user);
     return { queued, errors };
+  }
+
+  /** Queues a mail from a template, written later by the worker, in the transaction `m` (issue 16). */
+  queueDeferred(m: EntityManager, request: DeferredMailRequest): Promise<number> {
+    return this.mail.enqueueDeferred(m, request);
+  }
+
+  /** Tells the worker about a deferred mail once its transaction has committed. */
+  notifyQueued(id: number): void {
+    this.mail.notifyQueued([id]);
   }
 
   /** The test of a template: rendered with sample data (in the admin's language) and queued. */

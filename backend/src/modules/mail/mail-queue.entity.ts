@@ -86,4 +86,11 @@ export class MailQueueEntity {
 
   @DateColumn()
   createdAt: Date;
+
+  /**
+   * The language a mail the worker writes is in (a deferred mail of an online registration, issue
+   * 16), fixed when it was queued; null for a mail written when queued.
+   */
+  @Column({ type: 'varchar', length: 2, nullable: true })
+  language: string | null;
 }

@@ -145,7 +145,12 @@ export class MailContexts {
   ) {}
 
   /** The values of each person, with their action, first group, zones, user fields and photo. */
-  async forAccreditations(subjectId: number, rows: AccreditationEntity[]): Promise<Map<number, TemplateParams>> {
+  /** `language`: the language to write in, when the caller fixed it earlier (a deferred mail, issue 16). */
+  async forAccreditations(
+    subjectId: number,
+    rows: AccreditationEntity[],
+    language?: Language,
+  ): Promise<Map<number, TemplateParams>> {
     if (!rows.length) return new Map();
     const ids = rows.map((r) => r.id);
     const actionIds = [...new Set(rows.map((r) => r.actionId))];
@@ -206,7 +211,7 @@ export class MailContexts {
             zones: personZones.map((z) => ({ name: z.name, onAccreditation: z.onAccreditation })),
             fields: contextFields,
             // the action's, group's and days' names in the person's language, as the mail's text
-            language: mailLanguage(row, subject?.multiLanguage ?? false),
+            language: language ?? mailLanguage(row, subject?.multiLanguage ?? false),
             // a mail is read elsewhere: the photo needs the full address
             imageUrl: image ? `${this.publicUrl}/api/file/${image.fileKey}` : null,
             // the person's preview page, as on the printed badge (print.service.ts)

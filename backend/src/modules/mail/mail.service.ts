@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type Job, Queue, Worker } from 'bullmq';
-import { In, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
+import { type EntityManager, In, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { codeImages } from './code-images.js';
 import { MailQueueEntity } from './mail-queue.entity.js';
@@ -31,6 +31,37 @@ export interface MailRequest {
   attachCode?: string | null;
   /** the person's badge goes with the mail as a PDF, rendered when the mail is sent (withAccreditation) */
   attachBadge?: boolean;
+}
+
+/**
+ * A mail from a template written by the worker (issue 16): queued as a small row in the caller's
+ * own transaction (the template, the person; the person's language is theirs at send time).
+ */
+export interface DeferredMailRequest {
+  subjectId: number;
+  accreditationId: number;
+  actionId: number;
+  mailTemplateId: number;
+  /** the person's address as registered (the worker takes the current one) */
+  to: string;
+  /** the language the mail is written in, fixed now (the person's, as the subject offers it) */
+  language: string;
+  note?: string | null;
+}
+
+/** What the worker writes into a deferred row before it is sent. */
+export type RenderedRow = Pick<
+  MailQueueEntity,
+  'recipient' | 'subject' | 'bodyText' | 'bodyHtml' | 'cc' | 'attachCode' | 'attachBadge'
+>;
+
+/** A row still to be written: no text, no HTML, a template and a person (a written mail always has HTML). */
+export function isDeferred(
+  mail: Pick<MailQueueEntity, 'bodyText' | 'bodyHtml' | 'mailTemplateId' | 'accreditationId'>,
+) {
+  return (
+    mail.bodyHtml === null && mail.bodyText === '' && mail.mailTemplateId !== null && mail.accreditationId !== null
+  );
 }
 
 /** A file attached to a mail at send time. */
@@ -81,6 +112,11 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
    * code; the mail module stays free of it). A mail whose badge cannot be rendered fails and is retried.
    */
   badgeAttachment?: (mail: MailQueueEntity) => Promise<MailAttachment | null>;
+  /**
+   * Writes a deferred mail (set by AccreditationMailService). A mail that cannot be written fails
+   * like a failed send: retried with back-off, then error with the reason; the row stays on record.
+   */
+  renderDeferred?: (mail: MailQueueEntity) => Promise<RenderedRow>;
 
   constructor(
     @InjectRepository(MailQueueEntity) private readonly queue: Repository<MailQueueEntity>,
@@ -133,6 +169,43 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
     });
     this.notify(ids);
     return requests.length;
+  }
+
+  /**
+   * Queues a mail the worker writes (see DeferredMailRequest) in the caller's transaction `m`: one
+   * INSERT, no reads. Call `notifyQueued` with the id once that transaction has committed.
+   */
+  async enqueueDeferred(m: EntityManager, request: DeferredMailRequest): Promise<number> {
+    const now = new Date();
+    const row = this.toRow(
+      {
+        to: request.to,
+        subject: '',
+        text: '',
+        subjectId: request.subjectId,
+        adminUserId: null,
+        mailTemplateId: request.mailTemplateId,
+        note: request.note ?? null,
+        accreditationId: request.accreditationId,
+        actionId: request.actionId,
+      },
+      now,
+    );
+    row.language = request.language;
+    const result = await m
+      .createQueryBuilder()
+      .insert()
+      .into(MailQueueEntity)
+      .values(row)
+      .updateEntity(false)
+      .execute();
+    const raw = result.raw as number | { insertId?: number };
+    return Number(typeof raw === 'object' && raw !== null ? raw.insertId : raw);
+  }
+
+  /** Tells the workers about mails committed by another transaction (see enqueueDeferred). */
+  notifyQueued(ids: number[]): void {
+    this.notify(ids.filter((id) => id > 0));
   }
 
   private toRow(request: MailRequest, now: Date): MailQueueEntity {
@@ -363,6 +436,13 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
     );
     if (!claim.affected) return;
     try {
+      if (isDeferred(mail)) {
+        if (!this.renderDeferred) throw new Error('Mails from templates cannot be written in this process');
+        const rendered = await this.renderDeferred(mail);
+        // Written once: a later attempt (after a failed send) sends the same text.
+        await this.queue.update({ id: mail.id }, rendered);
+        Object.assign(mail, rendered);
+      }
       await this.transport.send({
         id: mail.id,
         messageId: this.messageId(mail),

@@ -34,6 +34,7 @@ import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
 import { ImageEntity } from '../image/image.entity.js';
 import { AccreditationMailService } from '../mail/accreditation-mail.service.js';
+import { mailLanguage } from '../mail/mail-render.js';
 import { RateLimitService } from '../rate-limit/rate-limit.service.js';
 import type { SessionTokenEntity, TokenKind } from '../session/session-token.entity.js';
 import { TokenService } from '../session/token.service.js';
@@ -302,7 +303,7 @@ export class OnlineService {
    * uses never pass numberOfUse however many visitors submit at once.
    */
   async register(key: string, rawToken: string | undefined, body: Registration): Promise<OnlineRegistrationResult> {
-    const { channel } = await this.open(key);
+    const { channel, subject } = await this.open(key);
     const visitor = channel.withAuthorization ? await this.visitor(channel, rawToken) : null;
     if (visitor?.code && isExhausted(visitor.code)) throw new AppError('USED_WEB_CHANNEL_CODE');
     const action = await this.action(channel);
@@ -332,18 +333,24 @@ export class OnlineService {
         errors.push({ path: 'image', key: 'webChannelRules.photoRequired' });
 
       let wanted = channel.groupsId;
+      // the offered groups are the rows the chosen ones are taken from (not read twice, issue 16)
+      let offeredRows: GroupEntity[] | null = null;
       if (channel.viewGroups) {
-        const offered = new Set((await this.offeredGroups(channel, action)).map((g) => g.id));
+        offeredRows = await this.offeredGroups(channel, action);
+        const offered = new Set(offeredRows.map((g) => g.id));
         if (!body.groups.length) errors.push({ path: 'groups', key: 'webChannelRules.groupRequired' });
         else if (!body.groups.every((g) => offered.has(g))) errors.push({ path: 'groups', key: 'basics.invalidValue' });
         wanted = body.groups;
       }
       // Groups removed, archived or moved to another action since the channel was saved are left out.
-      const chosenGroups = wanted.length
-        ? (await this.groups.find({ where: { subjectId: channel.subjectId, id: In(wanted) } })).filter(
-            (g) => (g.actionId === null || g.actionId === action.id) && !g.archivedAt,
-          )
-        : [];
+      const wantedSet = new Set(wanted);
+      const chosenGroups = (
+        !wanted.length
+          ? []
+          : offeredRows
+            ? offeredRows.filter((g) => wantedSet.has(g.id))
+            : await this.groups.find({ where: { subjectId: channel.subjectId, id: In(wanted) } })
+      ).filter((g) => (g.actionId === null || g.actionId === action.id) && !g.archivedAt);
       const groupIds = chosenGroups.map((g) => g.id);
       // The groups' zones come along (as the import's "zones from the group").
       const zoneIds = [...new Set(chosenGroups.flatMap((g) => g.zoneIds ?? []))];
@@ -374,7 +381,14 @@ export class OnlineService {
       if (errors.length) throw AppError.validation(errors);
 
       const code = visitor?.code ?? null;
-      const created = await this.accreditations.create(
+      // The confirmation mail is queued unwritten in the registration's own transaction and written
+      // by the mail worker (issue 16); the thank-you page promises it only when its template exists.
+      const mailTemplateId = channel.mailTemplateId ?? action.afterMailTemplateId;
+      const template = mailTemplateId
+        ? await this.mails.templateOf(channel.subjectId, mailTemplateId).catch(() => null)
+        : null;
+      let mailId = 0;
+      const created = await this.accreditations.register(
         {
           actionId: action.id,
           firstname: body.firstname,
@@ -393,6 +407,7 @@ export class OnlineService {
           webChannelId: channel.id,
           photoField: 'image',
           fixedFields,
+          context: { action, fields, subject, linksChecked: true },
           inTransaction: async (m, row) => {
             for (const [type, items] of [
               [1, body.mealItems],
@@ -427,34 +442,28 @@ export class OnlineService {
                 .execute();
               if (!counted.affected) throw new AppError('USED_WEB_CHANNEL_CODE');
             }
+            if (template && row.email?.trim())
+              mailId = await this.mails.queueDeferred(m, {
+                subjectId: channel.subjectId,
+                accreditationId: row.id,
+                actionId: action.id,
+                mailTemplateId: template.id,
+                to: row.email.trim(),
+                // written in the visitor's language as the subject offers it now (issue 15)
+                language: mailLanguage(row, subject.multiLanguage),
+                note: 'online',
+              });
           },
         },
       );
-
-      const mailTemplateId = channel.mailTemplateId ?? action.afterMailTemplateId;
-      // The thank-you page says a confirmation mail is on its way only when one was queued.
-      let confirmationMail = false;
-      if (mailTemplateId) {
-        // The registration stands even if its mail cannot be queued; the admin can send it again.
-        confirmationMail = await this.mails
-          .queueTemplateMail({
-            subjectId: channel.subjectId,
-            accreditationIds: [created.id],
-            mailTemplateId,
-            adminUserId: null,
-            note: 'online',
-          })
-          .then(() => true)
-          .catch((err: unknown) => {
-            this.logger.warn(`after-registration mail of accreditation ${created.id}: ${(err as Error).message}`);
-            return false;
-          });
-      }
+      if (mailId) this.mails.notifyQueued(mailId);
+      else if (mailTemplateId) this.logger.warn(`after-registration mail of accreditation ${created.id}: no template`);
       return {
         id: created.id,
         customId: created.customId,
         afterAdd: { action: channel.afterAddAction === 2 ? 2 : 1 },
-        confirmationMail,
+        // the thank-you page says a confirmation mail is on its way only when one was queued
+        confirmationMail: mailId > 0,
       };
     });
   }
