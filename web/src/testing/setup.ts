@@ -6,6 +6,7 @@ import { afterEach, vi } from 'vitest';
 import { addCatalogue } from '../app/i18n';
 import { preloadToasts } from '../app/providers';
 import { preloadDatePickers } from '../components/date-fields';
+import { preloadNumberInput } from '../components/lazy-number-input';
 
 // The browser loads one language's catalogue at a time; component tests get all four up front so
 // that they render and switch languages synchronously.
@@ -14,6 +15,7 @@ for (const language of LANGUAGES) addCatalogue(language, resources[language]);
 await preloadToasts();
 // The same for the date pickers' chunk.
 await preloadDatePickers();
+await preloadNumberInput();
 
 // The whole app renders slowly in jsdom on a busy CI machine: wait up to 10 s for findBy/waitFor.
 configure({ asyncUtilTimeout: 10_000 });

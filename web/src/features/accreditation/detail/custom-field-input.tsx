@@ -1,8 +1,9 @@
 import type { AddressValue } from '@accredo/domain';
-import { Checkbox, FileInput, Image, MultiSelect, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { Checkbox, FileInput, Image, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
 import { type Control, type FieldValues, type UseFormReturn, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { AddressInput } from '../../../components/address-input';
+import { LazyNumberInput as NumberInput } from '../../../components/lazy-number-input';
 import { checkImageFile, readAsDataUrl } from '../../gallery/gallery-constants';
 import { FIELD_TYPE, type FieldDef } from './form-values';
 
