@@ -19,6 +19,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '20' },
     auth: { type: 'string', default: 'code' },
     mail: { type: 'string', default: 'yes' },
+    // prints the SQL of one registration (and what the mail worker ran meanwhile), SQLite only
+    'show-statements': { type: 'boolean', default: false },
   },
 });
 const VISITORS = Number(values.visitors);
@@ -113,6 +115,33 @@ for (let i = 0; i < 20; i++) {
 }
 const perRegistration = (statements.count() - counted0) / 20;
 statements.stop();
+
+if (values['show-statements'] && ds.options.type === 'better-sqlite3') {
+  const proto = Object.getPrototypeOf(ds.driver.databaseConnection.prepare('SELECT 1'));
+  const originals = {};
+  const seen = [];
+  for (const name of ['all', 'get', 'run', 'iterate']) {
+    originals[name] = proto[name];
+    proto[name] = function (...args) {
+      seen.push(this.source.replace(/\s+/g, ' ').slice(0, 160));
+      return originals[name].apply(this, args);
+    };
+  }
+  await fetch(registerUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { 'authorization-online': token } : {}) },
+    body: JSON.stringify({
+      firstname: 'Shown',
+      lastname: 'Statements',
+      email: 'shown@example.com',
+      customField: [{ id: phone.id, value: '+420 601 234 567' }],
+      checkingAttributes: { gdpr: true },
+    }),
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  for (const name of Object.keys(originals)) proto[name] = originals[name];
+  console.log(`statements of one registration (with the mail worker's):\n${seen.map((q, i) => `${i + 1}. ${q}`).join('\n')}`);
+}
 
 // the baseline: a bare Fastify POST taking the same bodies from the same visitors, before the run
 const Fastify = (await import('fastify')).default;
