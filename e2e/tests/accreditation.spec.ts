@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './axe';
 import ExcelJS from 'exceljs';
 import { adminApi, adminLogin, provisionAdmin, useEnglish } from './support';
 

@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from './axe';
 import { adminApi, adminLogin, provisionAdmin, useEnglish } from './support';
 
 /**

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './axe';
 import { adminLogin, mailedLink, operatorLogin, useEnglish } from './support';
 
 /**

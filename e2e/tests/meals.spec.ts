@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './axe';
 import { OPERATOR } from '../playwright.config';
 import { adminApi, provisionAdmin, useEnglish } from './support';
 

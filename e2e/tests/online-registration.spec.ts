@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './axe';
 import { adminApi, adminLogin, provisionAdmin, useEnglish } from './support';
 
 /** A date `days` from today as the wire's date-time (noon, so no time zone moves it across today). */

@@ -1,4 +1,5 @@
-import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
+import { type ConsoleMessage, type Page } from '@playwright/test';
+import { expect, test } from './axe';
 import { adminApi, adminLogin, operatorLogin, provisionAdmin, useEnglish } from './support';
 
 /**

@@ -1,4 +1,4 @@
-import { Alert, Paper } from '@mantine/core';
+import { Alert, Paper, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
@@ -30,7 +30,16 @@ export function ChannelUnavailable({ error }: { error: unknown }) {
   const message = isChannelStateError(error) ? t(`errors.${error.code}`) : t('online.noData');
   return (
     <OnlineCard>
-      <Alert color={isChannelStateError(error) ? 'yellow' : 'red'} role="alert" title={t('online.unavailableTitle')}>
+      <Alert
+        color={isChannelStateError(error) ? 'yellow' : 'red'}
+        role="alert"
+        title={
+          // the page's heading when there is no form to head (axe's page-has-heading-one)
+          <Title order={1} fz="inherit" fw="inherit" lh="inherit" c="inherit">
+            {t('online.unavailableTitle')}
+          </Title>
+        }
+      >
         {message}
       </Alert>
     </OnlineCard>
