@@ -67,6 +67,7 @@ import { DashboardCounts1764102000000 } from './migrations/1764102000000-dashboa
 import { SqliteCheckpointer } from './sqlite-checkpoint.js';
 import { GateWritePath1764106000000 } from './migrations/1764106000000-gate-write-path.js';
 import { MailDeferred1764107000000 } from './migrations/1764107000000-mail-deferred.js';
+import { OnlineConfigVersion1764107100000 } from './migrations/1764107100000-online-config-version.js';
 import { MailCountIndex1764102100000 } from './migrations/1764102100000-mail-count-index.js';
 import { MailTotals1764102200000 } from './migrations/1764102200000-mail-totals.js';
 import { Archive1764104000000 } from './migrations/1764104000000-archive.js';
@@ -147,6 +148,7 @@ export const MIGRATIONS = [
   ListScale1764105000000,
   ValueTextIndex1764105100000,
   MailDeferred1764107000000,
+  OnlineConfigVersion1764107100000,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

@@ -20,8 +20,8 @@ import {
   webChannelState,
 } from '@accredo/domain';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, type Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { type DataSource, In, IsNull, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { dummyPasswordHash, verifyPassword } from '../../common/crypto.js';
@@ -29,7 +29,7 @@ import { toFieldErrors } from '../../common/zod.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { runInTenant } from '../../database/tenant.js';
 import { ActionExtensionService, storeChoices } from '../action-extension/action-extension.service.js';
-import { AccreditationService } from '../accreditation/accreditation.service.js';
+import { type ActionField, AccreditationService } from '../accreditation/accreditation.service.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
 import { ImageEntity } from '../image/image.entity.js';
@@ -40,6 +40,7 @@ import type { SessionTokenEntity, TokenKind } from '../session/session-token.ent
 import { TokenService } from '../session/token.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
+import { OnlineConfigVersion } from './online-config.js';
 import {
   WebChannelCodeEntity,
   WebChannelCodeLogEntity,
@@ -59,6 +60,24 @@ interface Opened {
   subject: SubjectEntity;
 }
 
+/**
+ * What registrations on one channel read of the admin's set-up, kept in memory under the set-up
+ * version it was read at (issue 16): the channel and subject, and once asked for the action, its
+ * fields, the groups and zones chosen and whether the mail template exists. Never mutated.
+ */
+interface Setup extends Opened {
+  version: number;
+  action?: ActionEntity;
+  fields?: ActionField[];
+  offered?: GroupEntity[];
+  groups: Map<string, GroupEntity[]>;
+  zones: Map<string, number[]>;
+  template?: { id: number } | null;
+}
+
+/** Channels kept per instance (all are dropped when the version changes). */
+const SETUPS_MAX = 500;
+
 /** What authorized a visitor: the token row, and the code when the channel works with codes. */
 interface Visitor {
   token: SessionTokenEntity;
@@ -73,6 +92,9 @@ interface Visitor {
 @Injectable()
 export class OnlineService {
   private readonly logger = new Logger('OnlineService');
+  private readonly configVersion: OnlineConfigVersion;
+  private readonly setups = new Map<string, Setup>();
+  private setupsVersion = -1;
 
   constructor(
     @InjectRepository(WebChannelEntity) private readonly channels: Repository<WebChannelEntity>,
@@ -89,7 +111,31 @@ export class OnlineService {
     private readonly mails: AccreditationMailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly extensions: ActionExtensionService,
-  ) {}
+    @InjectDataSource() ds: DataSource,
+  ) {
+    this.configVersion = new OnlineConfigVersion(ds);
+  }
+
+  /**
+   * The channel's set-up for a registration: one read of the version, then the rows only when an
+   * admin changed something since (a changed channel or field is seen at once, on every instance).
+   */
+  private async setup(key: string): Promise<Setup> {
+    const version = await this.configVersion.current();
+    if (version > this.setupsVersion) {
+      this.setups.clear();
+      this.setupsVersion = version;
+    }
+    const kept = this.setups.get(key);
+    if (kept && kept.version === version) return kept;
+    const setup: Setup = { ...(await this.find(key)), version, groups: new Map(), zones: new Map() };
+    // rows read under an older version than one seen meanwhile are used once, never kept
+    if (version === this.setupsVersion) {
+      if (this.setups.size >= SETUPS_MAX) this.setups.clear();
+      this.setups.set(key, setup);
+    }
+    return setup;
+  }
 
   // ---- the channel and its state ----
 
@@ -303,13 +349,18 @@ export class OnlineService {
    * uses never pass numberOfUse however many visitors submit at once.
    */
   async register(key: string, rawToken: string | undefined, body: Registration): Promise<OnlineRegistrationResult> {
-    const { channel, subject } = await this.open(key);
+    const setup = await this.setup(key);
+    const { channel, subject } = setup;
+    const state = webChannelState(channel, wallClock(subject.timeZone));
+    if (state !== 'open') throw new AppError(WEB_CHANNEL_STATE_ERRORS[state]);
     const visitor = channel.withAuthorization ? await this.visitor(channel, rawToken) : null;
     if (visitor?.code && isExhausted(visitor.code)) throw new AppError('USED_WEB_CHANNEL_CODE');
-    const action = await this.action(channel);
+    setup.action ??= await this.action(channel);
+    const action = setup.action;
     return runInTenant(channel.subjectId, async () => {
       const errors: FieldError[] = [];
-      const fields = await this.accreditations.actionFields(action);
+      setup.fields ??= await this.accreditations.actionFields(action);
+      const fields = setup.fields;
       const settings = new Map(action.customField.map((f) => [f.id, f]));
       const fixedFields = new Map<number, unknown>();
       for (const field of fields) {
@@ -336,7 +387,8 @@ export class OnlineService {
       // the offered groups are the rows the chosen ones are taken from (not read twice, issue 16)
       let offeredRows: GroupEntity[] | null = null;
       if (channel.viewGroups) {
-        offeredRows = await this.offeredGroups(channel, action);
+        setup.offered ??= await this.offeredGroups(channel, action);
+        offeredRows = setup.offered;
         const offered = new Set(offeredRows.map((g) => g.id));
         if (!body.groups.length) errors.push({ path: 'groups', key: 'webChannelRules.groupRequired' });
         else if (!body.groups.every((g) => offered.has(g))) errors.push({ path: 'groups', key: 'basics.invalidValue' });
@@ -344,21 +396,27 @@ export class OnlineService {
       }
       // Groups removed, archived or moved to another action since the channel was saved are left out.
       const wantedSet = new Set(wanted);
-      const chosenGroups = (
-        !wanted.length
-          ? []
-          : offeredRows
-            ? offeredRows.filter((g) => wantedSet.has(g.id))
-            : await this.groups.find({ where: { subjectId: channel.subjectId, id: In(wanted) } })
-      ).filter((g) => (g.actionId === null || g.actionId === action.id) && !g.archivedAt);
+      const wantedKey = [...wantedSet].sort((a, b) => a - b).join(',');
+      let wantedRows = offeredRows ? offeredRows.filter((g) => wantedSet.has(g.id)) : setup.groups.get(wantedKey);
+      if (!wantedRows) {
+        wantedRows = wanted.length
+          ? await this.groups.find({ where: { subjectId: channel.subjectId, id: In(wanted) } })
+          : [];
+        setup.groups.set(wantedKey, wantedRows);
+      }
+      const chosenGroups = wantedRows.filter((g) => (g.actionId === null || g.actionId === action.id) && !g.archivedAt);
       const groupIds = chosenGroups.map((g) => g.id);
       // The groups' zones come along (as the import's "zones from the group").
-      const zoneIds = [...new Set(chosenGroups.flatMap((g) => g.zoneIds ?? []))];
-      const zones = zoneIds.length
-        ? (await this.zones.find({ where: { subjectId: channel.subjectId, id: In(zoneIds) } }))
-            .filter((z) => z.actionId === null || z.actionId === action.id)
-            .map((z) => z.id)
-        : [];
+      const zoneIds = [...new Set(chosenGroups.flatMap((g) => g.zoneIds ?? []))].sort((a, b) => a - b);
+      let zones = setup.zones.get(zoneIds.join(','));
+      if (!zones) {
+        zones = zoneIds.length
+          ? (await this.zones.find({ where: { subjectId: channel.subjectId, id: In(zoneIds) } }))
+              .filter((z) => z.actionId === null || z.actionId === action.id)
+              .map((z) => z.id)
+          : [];
+        setup.zones.set(zoneIds.join(','), zones);
+      }
 
       const actionDays = new Set(action.days.map((d) => d.id));
       const days = !action.multiDay
@@ -384,9 +442,14 @@ export class OnlineService {
       // The confirmation mail is queued unwritten in the registration's own transaction and written
       // by the mail worker (issue 16); the thank-you page promises it only when its template exists.
       const mailTemplateId = channel.mailTemplateId ?? action.afterMailTemplateId;
-      const template = mailTemplateId
-        ? await this.mails.templateOf(channel.subjectId, mailTemplateId).catch(() => null)
-        : null;
+      if (setup.template === undefined)
+        setup.template = mailTemplateId
+          ? await this.mails
+              .templateOf(channel.subjectId, mailTemplateId)
+              .then((t) => ({ id: t.id }))
+              .catch(() => null)
+          : null;
+      const template = setup.template;
       let mailId = 0;
       const created = await this.accreditations.register(
         {

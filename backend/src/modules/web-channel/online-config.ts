@@ -1,0 +1,67 @@
+import type {
+  DataSource,
+  EntitySubscriberInterface,
+  InsertEvent,
+  ObjectLiteral,
+  RemoveEvent,
+  SoftRemoveEvent,
+  UpdateEvent,
+} from 'typeorm';
+import { ActionEntity } from '../action/action.entity.js';
+import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
+import { GroupEntity } from '../groups/group.entity.js';
+import { SubjectEntity } from '../subject/subject.entity.js';
+import { MailTemplateEntity, MailTemplateTranslationEntity } from '../template/template.entity.js';
+import { ZoneEntity } from '../zone/zone.entity.js';
+import { WebChannelEntity } from './web-channel.entity.js';
+
+/** What an online registration reads of the admin's set-up: a change of any of these bumps the version. */
+const WATCHED: ReadonlySet<unknown> = new Set([
+  WebChannelEntity,
+  SubjectEntity,
+  ActionEntity,
+  CustomFieldEntity,
+  GroupEntity,
+  ZoneEntity,
+  MailTemplateEntity,
+  MailTemplateTranslationEntity,
+]);
+
+const BUMP = 'UPDATE online_config_version SET version = version + 1 WHERE id = 1';
+
+/**
+ * The version of the online registration's set-up (issue 16): every insert, update or delete of a
+ * watched entity through TypeORM (save, insert, update, delete, query builders) bumps one database
+ * row in the same transaction, so every instance sees it at its next registration. A registration
+ * reads the version first and then, only when it changed, the rows; rows read under an older
+ * version are never used once a newer one is seen.
+ */
+export class OnlineConfigVersion implements EntitySubscriberInterface {
+  constructor(private readonly ds: DataSource) {
+    ds.subscribers.push(this);
+  }
+
+  async current(): Promise<number> {
+    const rows: { version: number | string }[] = await this.ds.query(
+      'SELECT version FROM online_config_version WHERE id = 1',
+    );
+    return Number(rows[0]?.version ?? 0);
+  }
+
+  private async bump(event: { metadata?: { target: unknown }; queryRunner: { query(sql: string): Promise<unknown> } }) {
+    if (event.metadata && WATCHED.has(event.metadata.target)) await event.queryRunner.query(BUMP);
+  }
+
+  afterInsert(event: InsertEvent<ObjectLiteral>) {
+    return this.bump(event);
+  }
+  afterUpdate(event: UpdateEvent<ObjectLiteral>) {
+    return this.bump(event);
+  }
+  afterRemove(event: RemoveEvent<ObjectLiteral>) {
+    return this.bump(event);
+  }
+  afterSoftRemove(event: SoftRemoveEvent<ObjectLiteral>) {
+    return this.bump(event);
+  }
+}
