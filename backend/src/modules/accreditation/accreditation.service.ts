@@ -224,7 +224,8 @@ export class AccreditationService {
         return { id: saved.id, customId: saved.customId, actionId: action.id, row: saved };
       } catch (err) {
         if (isEmailConflict(err)) throw emailExists();
-        if (attempt < 5 && /unique|duplicate|deadlock/i.test((err as Error).message)) continue;
+        // MariaDB under a rush may also fail an insert's AUTO_INCREMENT read (error 1467): retried too
+        if (attempt < 5 && /unique|duplicate|deadlock|auto-increment value/i.test((err as Error).message)) continue;
         throw err;
       }
     }
