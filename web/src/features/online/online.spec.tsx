@@ -367,7 +367,7 @@ describe('online registration: authorization', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: t('online.signIn') }));
     expect(await screen.findByText(t('basics.requireField'))).toBeInTheDocument();
 
-    await user.type(screen.getByLabelText(t('online.password'), { exact: false }), 'wrong');
+    await user.type(screen.getByLabelText(t('online.password'), { exact: false, selector: 'input' }), 'wrong');
     await user.click(screen.getByRole('button', { name: t('online.signIn') }));
     expect(await screen.findByRole('alert')).toHaveTextContent(t('errors.USER_DOESNT_EXIST'));
 
@@ -411,7 +411,7 @@ describe('online registration: authorization', { timeout: 30_000 }, () => {
     });
     const { user } = setup();
     await user.type(await screen.findByRole('textbox', { name: new RegExp(t('online.login')) }), 'reporter');
-    await user.type(screen.getByLabelText(t('online.password'), { exact: false }), 'secret');
+    await user.type(screen.getByLabelText(t('online.password'), { exact: false, selector: 'input' }), 'secret');
     await user.click(screen.getByRole('button', { name: t('online.signIn') }));
     expect(await screen.findByText('festivalu')).toBeInTheDocument();
     expect(calls.find((c) => c.path === 'web-channel/login')?.body).toEqual({
