@@ -82,7 +82,8 @@ test.describe
       await wb.xlsx.load((await template.body()) as never);
       const header = (wb.worksheets[0].getRow(1).values as unknown[]).slice(1);
       // The template speaks the admin user's language (Czech for a new account).
-      expect(header.at(-1)).toBe('Fotografie (název souboru)');
+      // the photo column, then the person's language (issue 15)
+      expect(header.at(-2)).toBe('Fotografie (název souboru)');
       wb.worksheets[0].addRow(['Anna', 'Veselá', 'anna@photos.test', '', '', '', 'anna.png']);
       wb.worksheets[0].addRow(['Bohdan', 'Malý', 'bohdan@photos.test', '', '', '', 'Bohdan.PNG']);
       const sheet = testInfo.outputPath('photos.xlsx');

@@ -62,17 +62,17 @@ import { PdfJobEntity } from '../modules/pdf/pdf-job.entity.js';
 import { ActionExtension1764100300000 } from './migrations/1764100300000-action-extension.js';
 import { PdfJobRetry1764100800000 } from './migrations/1764100800000-pdf-job-retry.js';
 import { AccreditationWebChannel1764101100011 } from './migrations/1764101100011-accreditation-web-channel.js';
+import { ListScale1764105000000 } from './migrations/1764105000000-list-scale.js';
+import { ValueTextIndex1764105100000 } from './migrations/1764105100000-value-text-index.js';
 import { MailLanguage1764103000000 } from './migrations/1764103000000-mail-language.js';
 import { DashboardCounts1764102000000 } from './migrations/1764102000000-dashboard-counts.js';
+import { MailCountIndex1764102100000 } from './migrations/1764102100000-mail-count-index.js';
+import { MailTotals1764102200000 } from './migrations/1764102200000-mail-totals.js';
+import { Archive1764104000000 } from './migrations/1764104000000-archive.js';
 import { SqliteCheckpointer } from './sqlite-checkpoint.js';
 import { GateWritePath1764106000000 } from './migrations/1764106000000-gate-write-path.js';
 import { MailDeferred1764107000000 } from './migrations/1764107000000-mail-deferred.js';
 import { OnlineConfigVersion1764107100000 } from './migrations/1764107100000-online-config-version.js';
-import { MailCountIndex1764102100000 } from './migrations/1764102100000-mail-count-index.js';
-import { MailTotals1764102200000 } from './migrations/1764102200000-mail-totals.js';
-import { Archive1764104000000 } from './migrations/1764104000000-archive.js';
-import { ListScale1764105000000 } from './migrations/1764105000000-list-scale.js';
-import { ValueTextIndex1764105100000 } from './migrations/1764105100000-value-text-index.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -144,9 +144,9 @@ export const MIGRATIONS = [
   MailTotals1764102200000,
   Archive1764104000000,
   MailLanguage1764103000000,
-  GateWritePath1764106000000,
   ListScale1764105000000,
   ValueTextIndex1764105100000,
+  GateWritePath1764106000000,
   MailDeferred1764107000000,
   OnlineConfigVersion1764107100000,
 ];
