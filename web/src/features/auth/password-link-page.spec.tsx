@@ -26,13 +26,22 @@ describe('PasswordLinkPage', () => {
     vi.stubGlobal('fetch', fetchMock);
     const { user } = setup('/verify/abc');
     expect(await screen.findByDisplayValue('new@example.com')).toBeInTheDocument();
-    await user.type(screen.getByLabelText(t('basics.newPassword'), { exact: false }), 'long-password');
-    await user.type(screen.getByLabelText(t('basics.confirmPassword'), { exact: false }), 'other-password');
+    await user.type(
+      screen.getByLabelText(t('basics.newPassword'), { exact: false, selector: 'input' }),
+      'long-password',
+    );
+    await user.type(
+      screen.getByLabelText(t('basics.confirmPassword'), { exact: false, selector: 'input' }),
+      'other-password',
+    );
     await user.click(screen.getByRole('button', { name: t('basics.confirmAccount') }));
     expect(await screen.findByText(t('basics.passwordsNotSame'))).toBeInTheDocument();
 
-    await user.clear(screen.getByLabelText(t('basics.confirmPassword'), { exact: false }));
-    await user.type(screen.getByLabelText(t('basics.confirmPassword'), { exact: false }), 'long-password');
+    await user.clear(screen.getByLabelText(t('basics.confirmPassword'), { exact: false, selector: 'input' }));
+    await user.type(
+      screen.getByLabelText(t('basics.confirmPassword'), { exact: false, selector: 'input' }),
+      'long-password',
+    );
     await user.click(screen.getByRole('button', { name: t('basics.confirmAccount') }));
     expect(await screen.findByText('Login page')).toBeInTheDocument();
     const [url, init] = fetchMock.mock.calls[1] as unknown as [string, RequestInit];

@@ -92,7 +92,7 @@ describe('manage module', () => {
     const { user, router } = renderRoutes(appRoutes, ['/manage/admin-user/create?subjectId=7']);
     expect(await screen.findByRole('switch', { name: t('adminUser.superuser') })).toBeChecked();
     await user.type(screen.getByLabelText(t('adminUser.login'), { exact: false }), 'boss@example.com');
-    await user.type(screen.getByLabelText(t('basics.password'), { exact: false }), 'long-password');
+    await user.type(screen.getByLabelText(t('basics.password'), { exact: false, selector: 'input' }), 'long-password');
     await user.type(screen.getByLabelText(t('basics.name'), { exact: false }), 'Boss');
     await user.click(screen.getByRole('button', { name: t('basics.save') }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/manage/admin-user/detail/5'));

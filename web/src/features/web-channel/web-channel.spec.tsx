@@ -239,14 +239,19 @@ describe('web channel detail', { timeout: 30_000 }, () => {
 
     // login users: the table, a user added, a duplicate login refused
     await user.click(screen.getByRole('radio', { name: t('webChannel.authLogin') }));
-    expect(screen.queryByLabelText(t('webChannel.password'), { exact: false })).not.toBeInTheDocument();
+    expect(
+      screen.queryByLabelText(t('webChannel.password'), { exact: false, selector: 'input' }),
+    ).not.toBeInTheDocument();
     expect(screen.getByText(t('webChannel.noUsers'))).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: t('webChannel.addUser') }));
     let dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText(t('webChannel.userLogin'), { exact: false }), 'Reporter');
     await user.click(within(dialog).getByRole('button', { name: t('webChannel.apply') }));
     expect(await within(dialog).findByText(t('basics.requireField'))).toBeInTheDocument();
-    await user.type(within(dialog).getByLabelText(t('webChannel.userPassword'), { exact: false }), 'secret-1');
+    await user.type(
+      within(dialog).getByLabelText(t('webChannel.userPassword'), { exact: false, selector: 'input' }),
+      'secret-1',
+    );
     await user.click(within(dialog).getByRole('button', { name: t('webChannel.apply') }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByRole('row', { name: /reporter/ })).toBeInTheDocument();
@@ -254,7 +259,10 @@ describe('web channel detail', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: t('webChannel.addUser') }));
     dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText(t('webChannel.userLogin'), { exact: false }), ' REPORTER ');
-    await user.type(within(dialog).getByLabelText(t('webChannel.userPassword'), { exact: false }), 'x');
+    await user.type(
+      within(dialog).getByLabelText(t('webChannel.userPassword'), { exact: false, selector: 'input' }),
+      'x',
+    );
     await user.click(within(dialog).getByRole('button', { name: t('webChannel.apply') }));
     expect(await within(dialog).findByText(t('webChannelRules.userLoginExists'))).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: t('basics.cancel') }));
