@@ -144,5 +144,10 @@ export async function countStatements(ds) {
     wrap(Object.getPrototypeOf(conn), ['query', 'execute']);
     conn.release();
   }
-  return { count: () => n, stop: () => undo.forEach((f) => f()) };
+  return {
+    count: () => n,
+    stop: () => {
+      for (const f of undo) f();
+    },
+  };
 }

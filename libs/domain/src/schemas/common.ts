@@ -18,7 +18,6 @@ export const optionalString = (max = 255) =>
     .nullish()
     .transform((v) => v ?? '');
 
-
 export const requiredEmail = () =>
   z
     .string({ error: REQUIRED })

@@ -60,7 +60,6 @@ export function MultiTextFields({
   return textarea ? <Stack gap="sm">{inputs}</Stack> : <SimpleGrid cols={{ base: 1, sm: 2 }}>{inputs}</SimpleGrid>;
 }
 
-
 /** Renders html in a bordered box (spec §2: the help text with preview). */
 export function HtmlPreview({ label, html }: { label: string; html: string }) {
   const { t } = useTranslation();

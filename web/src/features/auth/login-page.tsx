@@ -26,7 +26,9 @@ export function loginErrorKey(error: unknown): string {
 }
 
 /** The dialog (with its Modal and zod) is loaded when first opened, not with the page (issue 15). */
-const ForgotPasswordModal = lazy(async () => ({ default: (await import('./forgot-password-modal')).ForgotPasswordModal }));
+const ForgotPasswordModal = lazy(async () => ({
+  default: (await import('./forgot-password-modal')).ForgotPasswordModal,
+}));
 
 /** Admin login (spec §2): e-mail and password, Enter submits, a forgot-password dialog. */
 export function LoginPage() {

@@ -9,12 +9,7 @@ import {
 import { localized } from '../../api/action';
 import type { OnlineFormOutput } from './online-form-schema';
 import type { CustomFieldFormValues } from '../accreditation/detail/custom-field-input';
-import {
-  customFieldList,
-  type FieldDef,
-  fieldDefs,
-  initialFieldValues,
-} from '../accreditation/detail/form-values';
+import { customFieldList, type FieldDef, fieldDefs, initialFieldValues } from '../accreditation/detail/form-values';
 
 /** What the registration form holds; user-field values by field id, like the accreditation form. */
 export interface OnlineFormValues extends CustomFieldFormValues {
@@ -75,7 +70,6 @@ export function onlineFormValues(data: OnlineChannelData, fields: FieldDef[]): O
     parkingItems: [],
   };
 }
-
 
 /** The body of POST accreditation/{key} (spec §3 Online registration payload). */
 export function onlinePayload(
