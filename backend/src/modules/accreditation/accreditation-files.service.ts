@@ -440,6 +440,8 @@ export class AccreditationFilesService {
     seenEmails.add(email);
     const group = groupName ? groups.get(groupName.toLowerCase()) : undefined;
     if (groupName && !group) errs.push('GROUP_INVALID_ON_ROW_');
+    // an archived group is given to no one new, here as in the office and online (docs/archive.md)
+    else if (group?.archivedAt) errs.push('GROUP_ARCHIVED_ON_ROW_');
     let zoneIds: number[] = [];
     if (input.zonesImportType === 2) zoneIds = group?.zoneIds ?? [];
     else {

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 
@@ -113,6 +114,23 @@ describe('POST <entity>/{id}/archive and /restore (issue 15)', () => {
     const kept = await api('PUT', `user/${held.id}`, { ...held, lastname: 'Keeps' });
     expect(kept.status).toBe(200);
     expect(kept.body.data.groupIds).toEqual([crew.id]);
+
+    // the import refuses it as the API does, row by row, and imports nothing
+    const template = await fetch(`${t.url}/api/admin/v1/user/import/template/${action.id}`, {
+      headers: { authorization: token },
+    });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await template.arrayBuffer()) as never);
+    wb.worksheets[0].addRow(['Ida', 'Nová', 'ida@example.com', 'crew']);
+    wb.worksheets[0].addRow(['Jan', 'Nový', 'jan@example.com', '']);
+    const dataFile = `data:application/vnd.openxmlformats-officedocument.spreadsheetml.sheet;base64,${Buffer.from(await wb.xlsx.writeBuffer()).toString('base64')}`;
+    const imported = await api('POST', 'user/import', { actionId: action.id, dataFile, zonesImportType: 1 });
+    expect(imported.status).toBe(400);
+    expect(imported.body.error.details.rows).toEqual([{ row: 2, code: 'GROUP_ARCHIVED_ON_ROW_' }]);
+    const [{ n }] = await t.ds.query(
+      "SELECT COUNT(*) AS n FROM accreditation WHERE email IN ('ida@example.com', 'jan@example.com')",
+    );
+    expect(Number(n)).toBe(0);
   });
 
   it('no group chooses an archived badge template anew; a group printing with it keeps it', async () => {
@@ -138,7 +156,16 @@ describe('POST <entity>/{id}/archive and /restore (issue 15)', () => {
         body,
         headers: { 'accept-language': 'en' },
       });
+    const keeper = await created('web-channel', { name: 'Old hands', actionId: action.id, groupsId: [old.id] });
     await api('POST', `groups/${old.id}/archive`);
+    // no channel offers it anew; one that already offers it still saves
+    const offering = await api('POST', 'web-channel', { name: 'New', actionId: action.id, groupsId: [old.id] });
+    expect(offering.status).toBe(400);
+    expect(offering.body.error.details.fields).toEqual([{ path: 'groupsId', key: 'recordArchive.groupArchived' }]);
+    const kept = (await api('GET', `web-channel/${keeper.id}`)).body.data;
+    const resaved = await api('PUT', `web-channel/${keeper.id}`, { ...kept, name: 'Old hands 2' });
+    expect(resaved.status).toBe(200);
+    expect(resaved.body.data.groupsId).toEqual([old.id]);
     const data = await t.api('GET', `/api/online/v1/web-channel/data/${channel.channelKey}`);
     expect(data.status).toBe(200);
     expect(data.body.data.groups.map((g: { id: number }) => g.id)).toEqual([open.id]);

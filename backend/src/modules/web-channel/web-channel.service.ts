@@ -239,6 +239,10 @@ export class WebChannelService {
     const groups = await assertOwned(this.groups, input.groupsId, 'groupsId');
     if (groups.some((g) => g.actionId !== null && g.actionId !== action.id))
       errors.push({ path: 'groupsId', key: 'webChannelRules.groupsOfAction' });
+    // an archived group is offered to no one new; a channel that already offers it may keep it (docs/archive.md)
+    const offered = new Set(row.groupsId ?? []);
+    if (groups.some((g) => g.archivedAt && !offered.has(g.id)))
+      errors.push({ path: 'groupsId', key: 'recordArchive.groupArchived' });
     const days = new Set(action.days.map((d) => d.id));
     if (input.defaultDays.some((d) => !days.has(d)))
       errors.push({ path: 'defaultDays', key: 'basics.dateNotInActionRange' });

@@ -205,6 +205,8 @@ export const IMPORT_ROW_CODES = [
   'EMPTY_EMAIL_ON_ROW_',
   'EMAIL_EXIST_ON_ROW_',
   'GROUP_INVALID_ON_ROW_',
+  /** the group is archived (issue 15): given to no one new */
+  'GROUP_ARCHIVED_ON_ROW_',
   'ZONE_DOESNT_EXIST_ON_ROW_',
   'NUMBER_FORMAT_INVALID_ON_ROW_',
   'ADDRESS_INVALID_ON_ROW_',
