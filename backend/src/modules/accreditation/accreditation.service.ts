@@ -550,10 +550,17 @@ export class AccreditationService {
 
   async resolveIds(actionId: number, ids: number[], all: boolean, filter: AccreditationFilter): Promise<number[]> {
     await this.action(actionId);
+    // in the order people were added (a print, a mail run, an export): the filter's plan (an index
+    // probe per row, EXISTS) decides no order of its own, and MariaDB's differs from SQLite's
     if (all)
-      return (await (await this.filtered(actionId, filter)).qb.select('a.id', 'id').getRawMany<{ id: number }>()).map(
-        (r) => Number(r.id),
-      );
+      return (
+        await (
+          await this.filtered(actionId, filter)
+        ).qb
+          .select('a.id', 'id')
+          .orderBy('a.id', 'ASC')
+          .getRawMany<{ id: number }>()
+      ).map((r) => Number(r.id));
     if (!ids.length) return [];
     const found: number[] = [];
     for (let i = 0; i < ids.length; i += 1000) {
