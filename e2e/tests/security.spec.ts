@@ -82,6 +82,9 @@ test.describe
       await useEnglish(page);
       await adminLogin(page, admin.email, admin.password);
       await page.goto('/accreditation');
+      // the tab is named once the route has rendered (issue 15): read it then, not while loading
+      await expect(page.getByRole('row', { name: /Greta/ })).toBeVisible();
+      await expect(page).toHaveTitle(/^.+ · Accredo$/);
       const title = await page.title();
       await page.getByRole('row', { name: /Greta/ }).click();
       await page.getByRole('button', { name: 'Options' }).click();
