@@ -2,15 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queue } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import S3rver from 's3rver';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.factory.js';
 import { randomCode } from './common/crypto.js';
 import { entryRules, type GateWorld, gateWorld } from './modules/device/device-testing.js';
+import { BadgePdfService } from './modules/pdf/badge-pdf.service.js';
+import { PdfJobEntity } from './modules/pdf/pdf-job.entity.js';
 import { pngDataUrl } from './testing/images.js';
 import { waitForQueue } from './testing/mail.js';
+import { startS3, type TestS3 } from './testing/s3.js';
 import { startSmtp } from './testing/smtp.js';
 import { type ApiResult, createTestApp, TEST_DB, type TestApp } from './testing/test-app.js';
 
@@ -32,16 +35,17 @@ const skip = TEST_DB !== 'mariadb' || (!process.env.CI && !(await redisReachable
 
 /**
  * Issue 16 "a scale-out test": two instances on one MariaDB, one Redis and one S3 bucket, the load
- * split between them. What one instance stores the other serves; a code race and a registration
- * rush sent alternately to both hold their counts; each mail is sent once. (Sign-out and rights
+ * split between them, each with a DATA_DIR of its own (no shared folder). What one instance stores
+ * the other serves (a photo, a PDF job's file); a code race and a registration rush sent alternately
+ * to both hold their counts; each mail is sent once. (Sign-out and rights
  * changes across instances: session-cache-redis.spec.ts; mass mail across instances:
  * mail-bullmq.spec.ts.) The README's "Scaling out" says how to run it.
  */
 describe.skipIf(skip)('two instances behind one address', () => {
   const prefix = `accredo-test-${randomCode(8).toLowerCase()}`;
   const BUCKET = 'scale-out';
-  let s3: S3rver;
-  let s3Dir: string;
+  let s3: TestS3;
+  let secondDir: string;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let t: TestApp;
   let second: NestFastifyApplication;
@@ -49,23 +53,17 @@ describe.skipIf(skip)('two instances behind one address', () => {
   let w: GateWorld;
 
   beforeAll(async () => {
-    s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-s3-'));
-    s3 = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      silent: true,
-      directory: s3Dir,
-      configureBuckets: [{ name: BUCKET }],
-    });
-    const { port } = await s3.run();
+    s3 = await startS3([BUCKET]);
     smtp = await startSmtp();
     t = await createTestApp({
       REDIS_URL,
       REDIS_PREFIX: prefix,
       SMTP_URL: smtp.url,
-      STORAGE_URL: `s3+http://S3RVER:S3RVER@127.0.0.1:${port}/${BUCKET}`,
+      STORAGE_URL: s3.storageUrl(BUCKET),
     });
-    second = await createApp(t.config);
+    // the same database, Redis and bucket; a folder of its own, as on another machine
+    secondDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-second-'));
+    second = await createApp({ ...t.config, dataDir: secondDir });
     await second.listen(0, '127.0.0.1');
     urls = [t.url, `http://127.0.0.1:${(second.getHttpServer().address() as { port: number }).port}`];
     w = await gateWorld(t);
@@ -75,7 +73,7 @@ describe.skipIf(skip)('two instances behind one address', () => {
     await t?.close();
     await smtp?.close();
     await s3?.close();
-    fs.rmSync(s3Dir, { recursive: true, force: true });
+    if (secondDir) fs.rmSync(secondDir, { recursive: true, force: true });
     for (const name of ['mail', 'pdf']) {
       const queue = new Queue(name, { connection: { url: REDIS_URL }, prefix });
       await queue.obliterate({ force: true });
@@ -115,12 +113,77 @@ describe.skipIf(skip)('two instances behind one address', () => {
       expect(res.status).toBe(200);
       expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(png.split(',')[1], 'base64'))).toBe(true);
     }
-    // nothing in the instance's own folder: the bucket is the only copy
-    const local = path.join(t.dataDir, 'files');
-    const files = fs.existsSync(local)
-      ? (fs.readdirSync(local, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((d) => d.isFile())
-      : [];
-    expect(files).toEqual([]);
+    // nothing in the instances' own folders: the bucket is the only copy
+    expect(localFiles('files')).toEqual([]);
+  });
+
+  /** Files under `folder` of either instance's DATA_DIR. */
+  const localFiles = (folder: string) =>
+    [t.dataDir, secondDir].flatMap((dir) => {
+      const local = path.join(dir, folder);
+      return fs.existsSync(local)
+        ? (fs.readdirSync(local, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((d) => d.isFile())
+        : [];
+    });
+
+  it("serves from either instance a PDF job's file that the other one rendered", async () => {
+    const template = (
+      await w.post('template', {
+        name: 'Badge',
+        pageSize: 'A6',
+        htmlData: '<h1>{{firstname}}</h1>{{user_image}}{{bc}}',
+      })
+    ).body.data;
+    const press = (await w.post('groups', { name: 'Press', actionId: w.action.id, adminTemplateId: template.id })).body
+      .data;
+    const ids: number[] = [];
+    for (let k = 0; k < 3; k++)
+      ids.push((await w.person(500 + k, { groupIds: [press.id], imageData: pngDataUrl(3, 3) })).id);
+    const [first, other] = [t.app, second].map((app) => app.get(BadgePdfService));
+    for (const service of [first, other]) {
+      service.syncMax = 2;
+      service.chunkSize = 1;
+    }
+    // the instance asked takes no PDF work: the other one renders the job
+    const worker = (other as unknown as { bullWorker: Worker }).bullWorker;
+    await worker.pause();
+    let job: PdfJobEntity;
+    try {
+      const started = await on(
+        1,
+        'POST',
+        '/api/admin/v1/user/print',
+        { actionId: w.action.id, userId: ids, type: 'pdf' },
+        { authorization: w.admin },
+      );
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      const until = Date.now() + 60_000;
+      for (;;) {
+        job = await t.ds.getRepository(PdfJobEntity).findOneByOrFail({ id: started.body.data.id });
+        if (job.state !== 'waiting' && job.state !== 'running') break;
+        if (Date.now() > until) throw new Error(`PDF job still ${job.state}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      worker.resume();
+      for (const service of [first, other]) {
+        service.syncMax = 200;
+        service.chunkSize = 100;
+      }
+    }
+    expect(job).toMatchObject({ state: 'done', done: 3, printed: 3 });
+    const stored = await s3.objects(BUCKET, `_pdf-jobs/${job.id}/`);
+    expect(stored.map((o) => o.key)).toEqual([`_pdf-jobs/${job.id}/badges.pdf`]);
+    for (const i of [1, 0]) {
+      const res = await fetch(`${urls[i]}/api/admin/v1/user/print/job/${job.id}/file`, {
+        headers: { authorization: w.admin },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      expect(Number(res.headers.get('content-length'))).toBe(stored[0].size);
+      expect((await PDFDocument.load(Buffer.from(await res.arrayBuffer()))).getPageCount()).toBe(3);
+    }
+    expect(localFiles('pdf-jobs')).toEqual([]);
   });
 
   it('lets in exactly the allowed count when one code is scanned at once through both instances', async () => {

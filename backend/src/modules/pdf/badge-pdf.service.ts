@@ -1,6 +1,4 @@
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language, type printSchema } from '@accredo/domain';
 import type { PrintPage } from '@accredo/templates';
 import {
@@ -21,6 +19,7 @@ import { currentSubjectId, runInTenant } from '../../database/tenant.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { type PrintError, type PrintRun, PrintService } from '../accreditation/print.service.js';
 import { MailService } from '../mail/mail.service.js';
+import { type StorageArea, StorageService } from '../storage/storage.service.js';
 import { PdfJobEntity } from './pdf-job.entity.js';
 import { mergePdfFiles } from './pdf-merge.js';
 import { PDF_RENDER_CHUNK, PdfRenderer } from './pdf-renderer.service.js';
@@ -39,14 +38,22 @@ const CHUNK_ATTEMPTS = 3;
 export const PDF_JOB_KEEP_MS = 24 * 60 * 60_000;
 /** An expired job's row is deleted this long after the job finished. */
 const ROW_KEEP_MS = 7 * 24 * 60 * 60_000;
-/** Most bytes of finished PDFs kept on disk; past it the oldest files expire early. */
+/** Most bytes of finished PDFs kept (on disk or in the bucket); past it the oldest files expire early. */
 export const PDF_JOBS_MAX_BYTES = 5 * 1024 ** 3;
 /** How often every instance sweeps the job files (and once at start). */
 const SWEEP_MS = 60 * 60_000;
 /** How often the admin may start a failed job again. */
 export const PDF_JOB_RETRIES = 1;
-/** The folder of the jobs under DATA_DIR: `pdf-jobs/<id>/` (parts, then `badges.pdf`). */
-const JOBS_FOLDER = 'pdf-jobs';
+/**
+ * A job's files are in the PDF jobs' storage (`StorageService.pdfJobs`: DATA_DIR/pdf-jobs, or
+ * `_pdf-jobs/` in the bucket with STORAGE_URL), in a folder named by its id: its parts while it
+ * runs (`<id>/part-000000.pdf`, one per 100 badges), then `<id>/badges.pdf`.
+ */
+const partKey = (id: number, offset: number) => `${id}/part-${String(offset).padStart(6, '0')}.pdf`;
+const fileKey = (id: number) => `${id}/badges.pdf`;
+const PART_KEY = /^\d+\/part-\d+\.pdf$/;
+/** Part files removed at once when a job's file is done (a bucket takes one delete per object). */
+const REMOVE_AT_ONCE = 8;
 
 type PdfQueueJob = { name: 'run'; data: { id: number } } | { name: 'drain'; data: Record<string, never> };
 
@@ -113,6 +120,8 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
   private bullQueue?: Queue;
   private bullWorker?: Worker;
   private readonly pending = new Set<Promise<unknown>>();
+  /** where the jobs' parts and files are: DATA_DIR/pdf-jobs, or the bucket with STORAGE_URL */
+  private readonly files: StorageArea;
   /** Badges answered at once; more become a job (tests lower it). */
   syncMax = PDF_SYNC_MAX;
   /** Badges per render of a job (tests lower it to see the parts merged in order). */
@@ -128,7 +137,10 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
     @InjectRepository(PdfJobEntity) private readonly jobs: Repository<PdfJobEntity>,
     @InjectRepository(AccreditationEntity) private readonly accreditations: Repository<AccreditationEntity>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    storage: StorageService,
+  ) {
+    this.files = storage.pdfJobs;
+  }
 
   /** `bullmq` with REDIS_URL (a queue `pdf` shared by the instances), else `local` (this process's worker). */
   get mode(): 'bullmq' | 'local' {
@@ -201,8 +213,11 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
     return job;
   }
 
-  /** The finished file (409 before, 410 PDF_JOB_EXPIRED once a day has passed or the file is gone). */
-  async jobFile(id: number, actor: AdminAuth): Promise<{ stream: fs.ReadStream; fileName: string; size: number }> {
+  /**
+   * The finished file (409 before, 410 PDF_JOB_EXPIRED once a day has passed or the file is gone),
+   * streamed from the disk or the bucket: any instance serves a job that any instance rendered.
+   */
+  async jobFile(id: number, actor: AdminAuth): Promise<{ stream: Readable; fileName: string; size: number }> {
     const job = await this.job(id, actor);
     const expired = () => new AppError('PDF_JOB_EXPIRED', { finishedAt: job.finishedAt?.toISOString() ?? null });
     if (job.state === 'expired') throw expired();
@@ -211,13 +226,12 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
       await this.expire(job);
       throw expired();
     }
-    const file = path.join(this.config.dataDir, job.filePath);
-    const stat = await fsp.stat(file).catch(() => null);
+    const stat = await this.files.stat(fileKey(job.id));
     if (!stat) {
       await this.expire(job);
       throw expired();
     }
-    return { stream: fs.createReadStream(file), fileName: job.fileName, size: stat.size };
+    return { stream: this.files.read(fileKey(job.id)), fileName: job.fileName, size: stat.size };
   }
 
   /**
@@ -409,19 +423,16 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
       { id: job.id, state: In(['done', 'error']) },
       { state: 'expired', filePath: null, claimedAt: null },
     );
-    if (gone.affected) await fsp.rm(this.jobDir(job.id), { recursive: true, force: true });
-  }
-
-  private jobDir(id: number): string {
-    return path.join(this.config.dataDir, JOBS_FOLDER, String(id));
+    if (gone.affected) await this.files.removeFolder(String(job.id));
   }
 
   /**
-   * Keeps the disk of the jobs bounded, in every instance at start and hourly (idempotent, so
-   * instances sharing DATA_DIR may sweep at once): files of jobs finished more than a day ago are
-   * removed (done or failed: the job becomes `expired`), the oldest finished files also when the
-   * finished files together pass `maxBytes`, folders without a job (a row deleted, a crash between
-   * folder and row) too; rows of expired jobs are deleted after a week.
+   * Keeps the storage of the jobs bounded, in every instance at start and hourly (idempotent, so
+   * instances sharing the bucket may sweep at once): files of jobs finished more than a day ago
+   * are removed (done or failed: the job becomes `expired`), the oldest finished files also when
+   * the finished files together pass `maxBytes`, folders without a job (a row deleted, a crash
+   * between folder and row) too; rows of expired jobs are deleted after a week. The sizes and the
+   * folders come from one listing of the storage (a directory walk, or the bucket's object list).
    */
   async sweep(now = Date.now()): Promise<{ expired: number; removed: number }> {
     let expired = 0;
@@ -433,7 +444,16 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
       await this.expire(job);
       expired++;
     }
-    // the disk bound: newest first, those past the bound go
+    const stored = await this.files.list();
+    const sizes = new Map<number, number>();
+    const present = new Set<string>();
+    for (const { key, size } of stored) {
+      const [folder] = key.split('/');
+      if (!/^\d+$/.test(folder)) continue;
+      present.add(folder);
+      if (key === fileKey(Number(folder))) sizes.set(Number(folder), size);
+    }
+    // the storage bound: newest first, those past the bound go
     const finished = await this.jobs.find({
       select: { id: true, filePath: true },
       where: { state: 'done' },
@@ -441,20 +461,17 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
     });
     let bytes = 0;
     for (const job of finished) {
-      const size = job.filePath
-        ? ((await fsp.stat(path.join(this.config.dataDir, job.filePath)).catch(() => null))?.size ?? 0)
-        : 0;
-      bytes += size;
+      bytes += job.filePath ? (sizes.get(job.id) ?? 0) : 0;
       if (bytes > this.maxBytes) {
         await this.expire(job);
+        present.delete(String(job.id));
         expired++;
       }
     }
     await this.jobs.delete({ state: 'expired', finishedAt: LessThan(new Date(now - ROW_KEEP_MS)) });
     // folders of jobs that are gone or expired
     let removed = 0;
-    const root = path.join(this.config.dataDir, JOBS_FOLDER);
-    const folders = (await fsp.readdir(root).catch(() => [] as string[])).filter((f) => /^\d+$/.test(f));
+    const folders = [...present];
     if (folders.length) {
       const live = new Set(
         (
@@ -466,7 +483,7 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
       );
       for (const folder of folders) {
         if (live.has(folder)) continue;
-        await fsp.rm(path.join(root, folder), { recursive: true, force: true });
+        await this.files.removeFolder(folder);
         removed++;
       }
     }
@@ -487,11 +504,12 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
     }
   }
 
-  /** Renders a job in chunks of 100 badges, each its own part file (so memory stays flat), then merges them. */
+  /**
+   * Renders a job in chunks of 100 badges, each its own part file (so memory stays flat), then
+   * merges them. The parts are stored where the file will be (the bucket with STORAGE_URL), so an
+   * instance that takes up a job whose instance died goes on from its progress with its parts.
+   */
   private async runJob(job: PdfJobEntity): Promise<void> {
-    const folder = path.join(JOBS_FOLDER, String(job.id));
-    const dir = path.join(this.config.dataDir, folder);
-    await fsp.mkdir(dir, { recursive: true });
     const run = await this.prints.runFor(job.actionId, job.ids, job.language, job.replace);
     let { done, printed } = job;
     const errors = [...job.errors];
@@ -514,7 +532,7 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
       );
       for (const { offset, ids, part, pdf } of chunks) {
         if (pdf) {
-          await fsp.writeFile(path.join(dir, `part-${String(offset).padStart(6, '0')}.pdf`), pdf);
+          await this.files.put(partKey(job.id, offset), pdf, 'application/pdf');
           await this.prints.record(part.printed, job.adminUserId, { versions: part.versions, replace: run.replace });
         }
         done += ids.length;
@@ -523,7 +541,10 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
       }
       await this.jobs.update({ id: job.id }, { done, printed, errors, claimedAt: new Date() });
     }
-    const parts = (await fsp.readdir(dir)).filter((f) => /^part-\d+\.pdf$/.test(f)).sort();
+    const parts = (await this.files.list(String(job.id)))
+      .map((f) => f.key)
+      .filter((key) => PART_KEY.test(key))
+      .sort();
     if (!parts.length) {
       await this.jobs.update(
         { id: job.id },
@@ -531,20 +552,25 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
       );
       return;
     }
-    // streamed part by part into the file: memory stays that of one part, whatever the job's size
+    // streamed part by part into the file (a local file, then renamed into place or streamed up to
+    // the bucket): memory stays that of one part, whatever the job's size
     const merging = performance.now();
-    const file = path.join(dir, 'badges.pdf');
-    await mergePdfFiles(
-      parts.map((f) => path.join(dir, f)),
-      `${file}.part`,
-      { title: run.title },
+    await this.files.putWritten(
+      fileKey(job.id),
+      (file) =>
+        mergePdfFiles(
+          parts.map((key) => () => this.files.readBuffer(key)),
+          file,
+          { title: run.title },
+        ),
+      'application/pdf',
     );
-    await fsp.rename(`${file}.part`, file);
     this.renderer.timings.mergeMs += performance.now() - merging;
-    await Promise.all(parts.map((f) => fsp.rm(path.join(dir, f), { force: true })));
+    for (let i = 0; i < parts.length; i += REMOVE_AT_ONCE)
+      await Promise.all(parts.slice(i, i + REMOVE_AT_ONCE).map((key) => this.files.remove(key)));
     await this.jobs.update(
       { id: job.id },
-      { state: 'done', filePath: path.join(folder, 'badges.pdf'), finishedAt: new Date(), claimedAt: null },
+      { state: 'done', filePath: `pdf-jobs/${fileKey(job.id)}`, finishedAt: new Date(), claimedAt: null },
     );
   }
 }

@@ -13,7 +13,7 @@ export interface PdfJobError {
 
 /**
  * A big PDF print (more badges than one request renders): the record of the job, its progress and
- * its file under DATA_DIR/pdf-jobs. Claimed atomically (waiting → running) by the worker of any
+ * its file under DATA_DIR/pdf-jobs, or in the bucket with STORAGE_URL. Claimed atomically (waiting → running) by the worker of any
  * instance; a run that died is taken up again from its progress.
  */
 @Entity('pdf_job')
@@ -56,7 +56,10 @@ export class PdfJobEntity {
   @JsonColumn()
   errors: PdfJobError[];
 
-  /** the finished PDF, relative to DATA_DIR */
+  /**
+   * set once the PDF is finished: `pdf-jobs/<id>/badges.pdf`, relative to DATA_DIR, or with
+   * STORAGE_URL the same file as `_pdf-jobs/<id>/badges.pdf` in the bucket (under its folder)
+   */
   @Column({ type: 'varchar', length: 500, nullable: true })
   filePath: string | null;
 

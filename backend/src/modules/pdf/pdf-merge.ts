@@ -36,16 +36,22 @@ function serialize(object: PDFObject): Uint8Array {
   return bytes;
 }
 
+/** A part to merge: a file, or a function that reads it (a part in the bucket). */
+export type PdfPart = string | (() => Promise<Uint8Array>);
+
 /**
  * Concatenates PDF files (the parts of a PDF job, in order) into `target` while holding one part in
  * memory at a time: each part is parsed with pdf-lib, its pages and everything they use (content,
  * fonts, images) are copied with object numbers continuing after the previous part's and written out
  * at once; only the byte offsets of the objects and the page references stay until the page tree,
  * the catalog and the cross-reference table close the file. So 5,000 badges (35 MB) are merged in
- * the memory of one 100-badge part (about 1 MB of PDF), where loading every part into one pdf-lib
- * document held the whole file several times over.
+ * the memory of one 100-badge part (about 1 MB of PDF; the next one is read meanwhile, from the disk
+ * or the bucket), where loading every part into one pdf-lib document held the whole file several
+ * times over.
  */
-export async function mergePdfFiles(parts: string[], target: string, options: { title?: string } = {}) {
+export async function mergePdfFiles(parts: PdfPart[], target: string, options: { title?: string } = {}) {
+  const load = (part: PdfPart | undefined) =>
+    part === undefined ? undefined : typeof part === 'string' ? fsp.readFile(part) : part();
   const file = await fsp.open(target, 'w');
   let position = 0;
   const offsets: number[] = [];
@@ -59,8 +65,14 @@ export async function mergePdfFiles(parts: string[], target: string, options: { 
     await write(HEADER);
     let largest = INFO;
     const parent = PDFRef.of(PAGES);
-    for (const part of parts) {
-      const source = await PDFDocument.load(await fsp.readFile(part), { updateMetadata: false });
+    // the next part is read (from the disk or the bucket) while this one is copied: two in memory at most
+    let next = load(parts[0]);
+    next?.catch(() => undefined);
+    for (let i = 0; i < parts.length; i++) {
+      const bytes = await (next as Promise<Uint8Array>);
+      next = load(parts[i + 1]);
+      next?.catch(() => undefined);
+      const source = await PDFDocument.load(bytes, { updateMetadata: false });
       const dest = PDFContext.create();
       dest.largestObjectNumber = largest;
       const copier = PDFObjectCopier.for(source.context, dest);

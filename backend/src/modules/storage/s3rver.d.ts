@@ -1,4 +1,4 @@
-// s3rver (tests only) ships no types: what storage-s3.spec.ts uses of it.
+// s3rver (tests only) ships no types: what testing/s3.ts uses of it.
 declare module 's3rver' {
   interface S3rverOptions {
     address?: string;

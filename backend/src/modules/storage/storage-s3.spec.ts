@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/config.js';
 import { pngDataUrl } from '../../testing/images.js';
+import { startS3, type TestS3 } from '../../testing/s3.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { parseStorageUrl } from './storage-url.js';
 
@@ -14,38 +13,19 @@ import { parseStorageUrl } from './storage-url.js';
  * (s3rver) started here. The files' URLs stay the application's own; nothing lands in DATA_DIR/files.
  */
 describe('files in S3-compatible storage', () => {
-  let s3: S3rver;
-  let s3Dir: string;
-  let port: number;
+  let s3: TestS3;
   let t: TestApp;
   let token: string;
-  let client: S3Client;
   const BUCKET = 'accredo-files';
 
   beforeAll(async () => {
-    s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-s3-'));
-    s3 = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      silent: true,
-      directory: s3Dir,
-      configureBuckets: [{ name: BUCKET }],
-    });
-    ({ port } = (await s3.run()) as { port: number });
-    t = await createTestApp({ STORAGE_URL: `s3+http://S3RVER:S3RVER@127.0.0.1:${port}/${BUCKET}/tenant-a` });
+    s3 = await startS3([BUCKET]);
+    t = await createTestApp({ STORAGE_URL: s3.storageUrl(BUCKET, 'tenant-a') });
     token = await loginAs(t, await createAdminUser(t, await createSubject(t), { superuser: true }));
-    client = new S3Client({
-      endpoint: `http://127.0.0.1:${port}`,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
   });
   afterAll(async () => {
-    client?.destroy();
     await t?.close();
     await s3?.close();
-    fs.rmSync(s3Dir, { recursive: true, force: true });
   });
 
   /** the bucket's object of an image's file URL, under the prefix and the subject's folder */
@@ -59,7 +39,7 @@ describe('files in S3-compatible storage', () => {
   };
   const inBucket = async (key: string) => {
     try {
-      return (await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }))).ContentLength ?? 0;
+      return (await s3.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }))).ContentLength ?? 0;
     } catch {
       return null;
     }
@@ -116,7 +96,7 @@ describe('files in S3-compatible storage', () => {
     });
     const image = created.body.data as { path: string };
     const { DeleteObjectCommand } = await import('@aws-sdk/client-s3');
-    await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: await objectOf(image.path) }));
+    await s3.client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: await objectOf(image.path) }));
     const res = await fetch(t.url + image.path);
     expect(res.status).toBe(404);
   });
