@@ -2,7 +2,9 @@ import fsp from 'node:fs/promises';
 import { DEFAULT_PAGE_SIZE, isPageSize, PAGE_SIZES_MM, type PrintPage, printDocument } from '@accredo/templates';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { PDFDocument } from 'pdf-lib';
-import { type Browser, chromium, type Page, type Route } from 'playwright-core';
+// playwright-core is loaded on the first PDF (launch below): imported up front it held ~50 MiB of
+// every server's memory, used or not (bench/import.mjs measures the server at rest; issue 16)
+import type { Browser, Page, Route } from 'playwright-core';
 import { AppError } from '../../common/app-error.js';
 import { ImageService } from '../image/image.service.js';
 
@@ -175,6 +177,7 @@ export class PdfRenderer implements OnApplicationShutdown {
         env: 'CHROMIUM_PATH',
       });
     }
+    const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
       executablePath: this.executablePath,
       headless: true,
