@@ -5,9 +5,12 @@
 // decisions/s and p50/p99 latency, next to a bare Fastify hello-world measured by the same client
 // in the same run, and the server process's CPU time per request (the client is a child process,
 // so this is the server's own cost: on a loaded machine the wall-clock figures are the scheduler's).
-// ACCREDO_SCAN_PATH=nest measures the scan through Nest's pipeline instead of the lean handler.
+// ACCREDO_SCAN_PATH=nest measures the scan through Nest's pipeline instead of the lean handler;
+// ACCREDO_SCAN_PATH=fastify the lean handler inside Fastify without the raw path on Node's server.
+// --profile FILE writes the server's CPU profile of the measured scans (chrome://inspect, or any
+// .cpuprofile reader).
 //
-//   node bench/gate.mjs [--db sqlite|mariadb] [--rows 100000] [--scans 10000] [--concurrency 32]
+//   node bench/gate.mjs [--db sqlite|mariadb] [--rows 100000] [--scans 10000] [--concurrency 32] [--profile FILE]
 // (build first: npm run build). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
 //
 // --race (issue 11 "exactly the allowed count under races"): instead of the speed run, 10,000 scans
@@ -132,6 +135,8 @@ if (process.argv[2] === '--client') {
       scans: { type: 'string', default: '10000' },
       concurrency: { type: 'string' },
       race: { type: 'boolean', default: false },
+      /** a file: the server's CPU profile of the measured scans only (not the seed or the bare run) */
+      profile: { type: 'string' },
     },
   });
   const { seedGateAction, startBench } = await import('./lib.mjs');
@@ -210,7 +215,9 @@ if (process.argv[2] === '--client') {
   const codes = Array.from({ length: ROWS }, (_, i) => `GB${String(i + 1).padStart(14, '0')}`);
   const scanUrl = `${device}/scan`;
   await inWorker({ kind: 'scan', url: scanUrl, total: 1000, concurrency: CONCURRENCY, tokens, codes }); // warm-up
+  const profiler = values.profile ? await startProfile() : null;
   const gate = await inWorker({ kind: 'scan', url: scanUrl, total: SCANS, concurrency: CONCURRENCY, tokens, codes });
+  if (profiler) await profiler.stop(values.profile);
   const [{ n }] = await ds.query('SELECT COUNT(*) AS n FROM entrance WHERE deviceTemplateId = ?', [template.id]);
   await stop();
 
@@ -220,7 +227,12 @@ if (process.argv[2] === '--client') {
     .map((x) => x.toFixed(1))
     .join(' ');
   console.log(`\n${values.db}, ${ROWS} accreditations, 8 devices, ${CONCURRENCY} in flight, load average ${load1}`);
-  const path = process.env.ACCREDO_SCAN_PATH === 'nest' ? 'Nest pipeline' : 'lean handler';
+  const path =
+    process.env.ACCREDO_SCAN_PATH === 'nest'
+      ? 'Nest pipeline'
+      : process.env.ACCREDO_SCAN_PATH === 'fastify'
+        ? 'lean handler in Fastify'
+        : 'raw path';
   const us = (x) => Math.round(x.cpuMs * 1000);
   const busy = (x) => Math.round(x.busyMs * 1000);
   console.log(
@@ -236,6 +248,25 @@ if (process.argv[2] === '--client') {
     `ratio scan/bare: ${(gate.perSecond / hello.perSecond).toFixed(2)} by req/s; one core would decide ~${Math.round(1e6 / us(gate))} scans/s by server CPU (bare: ~${Math.round(1e6 / us(hello))}/s)`,
   );
   console.log(`passages written: ${n}`);
+}
+
+/** The inspector's CPU profiler over this process (the server): stop(file) writes a .cpuprofile. */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`profile of the measured scans: ${file}`);
+    },
+  };
 }
 
 /** --race: concurrent scans of the same people over 8 devices; prints whether the counts held. */

@@ -11,6 +11,7 @@ import { ErrorFilter } from './common/error.filter.js';
 import { addWebHooks, serveWebApp, setSecurityHeaders } from './common/web-app.js';
 import { leanScan } from './modules/device/scan-route.js';
 import { leanAdminRoutes } from './modules/session/lean-admin.js';
+import { leanOnlineRoute } from './modules/web-channel/online-route.js';
 import type { AppConfig } from './config/config.js';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -23,6 +24,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const scanRoute = leanScan();
   // GET authorization and user/check/{bc} likewise (issue 16, modules/session/lean-admin.ts).
   const adminRoutes = leanAdminRoutes();
+  // and the public online registration (issue 16, modules/web-channel/online-route.ts)
+  const onlineRoute = leanOnlineRoute();
   const adapter: FastifyAdapter = new FastifyAdapter({
     // What Fastify answers itself (malformed URL, over-long parameter, unparsable request) gets the
     // error envelope too; the security hook Nest would run there still runs.
@@ -45,6 +48,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     filter.addRoute(route.method, route.url);
     scanRoute.onRoute(route);
     adminRoutes.onRoute(route);
+    onlineRoute.onRoute(route);
   });
   // Security headers on every answer; no source maps, no index.html for a missing asset (issue 10 items 6, 11).
   addWebHooks(adapter.getInstance());
@@ -54,7 +58,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   app.useGlobalFilters(filter);
   scanRoute.bind(app);
+  // the scan's raw path on Node's server in front of Fastify (issue 11 "speed", scan-route.ts)
+  scanRoute.attach(adapter.getInstance(), filter);
   adminRoutes.bind(app);
+  onlineRoute.bind(app);
   // `content-type: application/json` with no body (as many clients send a POST without data) is an
   // empty body, not Fastify's 400 FST_ERR_CTP_EMPTY_JSON_BODY; anything else is parsed as before.
   const json = adapter.getInstance().getDefaultJsonParser('error', 'error');

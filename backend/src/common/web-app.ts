@@ -40,10 +40,20 @@ export function setSecurityHeaders(url: string, reply: Pick<FastifyReply, 'heade
     reply.header('content-security-policy', DATA_CSP);
 }
 
+/** The headers of an API answer as name, value, name, value… (`res.writeHead` of the raw scan path). */
+export const RAW_SECURITY_HEADER_LIST: readonly string[] = [
+  'X-Content-Type-Options',
+  'nosniff',
+  'X-Frame-Options',
+  'DENY',
+  'Referrer-Policy',
+  'strict-origin-when-cross-origin',
+  'Content-Security-Policy',
+  DATA_CSP,
+];
+
 /** The same headers written by hand, for answers made on the raw socket (ErrorFilter). */
-export const RAW_SECURITY_HEADERS =
-  'X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n' +
-  `Referrer-Policy: strict-origin-when-cross-origin\r\nContent-Security-Policy: ${DATA_CSP}\r\n`;
+export const RAW_SECURITY_HEADERS = RAW_SECURITY_HEADER_LIST.map((x, i) => (i % 2 ? `${x}\r\n` : `${x}: `)).join('');
 
 /**
  * Serves the built web app (issue 10 item 11): hashed files under assets/ cached for a year as

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import { ERRORS, type ErrorCode } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,6 +8,7 @@ import { DATA_CSP } from '@accredo/domain';
 import { pngDataUrl } from '../../testing/images.js';
 import { createTestApp, TEST_DB, type TestApp } from '../../testing/test-app.js';
 import { entryRules, type GateWorld, gateWorld } from './device-testing.js';
+import { rawScanAnswers } from './scan-route.js';
 
 let seq = 0;
 const nonce = () => `lean-${Date.now().toString(36)}-${seq++}`;
@@ -174,6 +176,78 @@ describe('POST api/device/v1/scan, the lean path', () => {
     expectError(await send(valid), 401, 'TOKEN_INVALID');
     expect(await counts()).toEqual(afterOk);
   });
+  it("a plain scan is answered on Node's server before Fastify; any other request the same way by Fastify", async () => {
+    const tpl = await w.template(entryRules(w.groups[0].id, 0));
+    const gate = await w.device('lean-raw', tpl.id);
+    const eva = await w.person(6);
+    // the same scan (one nonce) four ways: the raw path, a chunked body and a query string (both
+    // Fastify's), a charset in the type (raw): one decision, the rest replays of it, one row
+    const n = nonce();
+    const body = JSON.stringify({ code: eva.bc, nonce: n });
+    const send = (opts: { path?: string; chunked?: boolean; type?: string }) =>
+      new Promise<{
+        status: number;
+        headers: http.IncomingHttpHeaders;
+        body: { data?: Record<string, unknown>; error?: { code: string } };
+      }>((resolve, reject) => {
+        const req = http.request(
+          `${t.url}${opts.path ?? '/api/device/v1/scan'}`,
+          {
+            method: 'POST',
+            headers: {
+              authorization: gate.token,
+              'content-type': opts.type ?? 'application/json',
+              ...(opts.chunked ? {} : { 'content-length': Buffer.byteLength(body) }),
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                body: JSON.parse(Buffer.concat(chunks).toString()),
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        if (opts.chunked) {
+          req.write(body.slice(0, 10));
+          req.end(body.slice(10));
+        } else req.end(body);
+      });
+    const before0 = rawScanAnswers.count;
+    const raw = await send({});
+    expect(rawScanAnswers.count).toBe(before0 + 1);
+    const chunked = await send({ chunked: true });
+    const query = await send({ path: '/api/device/v1/scan?x=1' });
+    expect(rawScanAnswers.count).toBe(before0 + 1);
+    const charset = await send({ type: 'application/json; charset=utf-8' });
+    expect(rawScanAnswers.count).toBe(before0 + 2);
+    for (const res of [raw, chunked, query, charset]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['content-security-policy']).toBe(DATA_CSP);
+      expect(res.body.data).toMatchObject({ allowed: true, reason: 'OK', nonce: n });
+    }
+    expect([raw, chunked, query, charset].map((r) => r.body.data?.replay)).toEqual([false, true, true, true]);
+    const rows = await t.ds.query('SELECT COUNT(*) AS n FROM device_scan WHERE nonce = ?', [n]);
+    expect(Number(rows[0].n)).toBe(1);
+    // Fastify's JSON parser refuses a poisoned prototype on the raw path too, writing nothing
+    const before = await counts();
+    const poisoned = await t.api('POST', '/api/device/v1/scan', {
+      token: gate.token,
+      raw: `{"code": "${eva.bc}", "nonce": "${nonce()}", "__proto__": {"x": 1}}`,
+    });
+    expect([poisoned.status, poisoned.body.error.code]).toEqual([400, 'BAD_REQUEST']);
+    expect(await counts()).toEqual(before);
+  });
+
   it.runIf(TEST_DB === 'sqlite')(
     "SQLite: an answer waits for the sync of the log that holds its rows, done off the event loop; a failed sync is a 500 and the nonce's replay answers the stored decision",
     async () => {

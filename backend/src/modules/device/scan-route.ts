@@ -1,17 +1,26 @@
 import { deviceScanSchema, ERRORS, type ErrorCode } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { acceptLanguage } from '@accredo/i18n';
 import type { INestApplicationContext } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from '../../common/app-error.js';
+import type { AppRequest } from '../../common/request.js';
+import type { ErrorFilter } from '../../common/error.filter.js';
+import { RAW_SECURITY_HEADER_LIST } from '../../common/web-app.js';
 import { toFieldErrors } from '../../common/zod.js';
 import { DeviceSessions } from './device-sessions.service.js';
-import { acceptLanguage } from '@accredo/i18n';
 import { GateService } from './gate.service.js';
 
 /** The one route that takes the lean path (issue 11 "speed", issue 16 "a lean request path"). */
 export const LEAN_SCAN_ROUTE = { method: 'POST', url: '/api/device/v1/scan' } as const;
 
 type LeanHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** A scan's body is a few hundred bytes; a bigger one (or one of unknown length) goes through Fastify. */
+const RAW_BODY_MAX = 16 * 1024;
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 
 /**
  * POST api/device/v1/scan without Nest's per-request pipeline (guard, pipes, interceptors, the
@@ -32,6 +41,7 @@ type LeanHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown
  */
 export function leanScan() {
   let handler: LeanHandler | null = null;
+  let core: LeanCore | null = null;
   return {
     /** For the adapter's `onRoute` hook: takes over the scan route once the app is bound. */
     onRoute(route: RouteOptions): void {
@@ -49,19 +59,166 @@ export function leanScan() {
      */
     bind(app: INestApplicationContext): void {
       if (process.env.ACCREDO_SCAN_PATH === 'nest') return;
-      handler = createLeanScanHandler(
-        app.get(DeviceSessions, { strict: false }),
-        app.get(GateService, { strict: false }),
-      );
+      core = createLeanScanCore(app.get(DeviceSessions, { strict: false }), app.get(GateService, { strict: false }));
+      handler = leanScanHandler(core);
+    },
+    /**
+     * The same route one level lower, on Node's HTTP server in front of Fastify (issue 11 "speed"):
+     * a well-formed scan — POST to exactly the route's URL, `application/json`, a Content-Length of
+     * at most 16 kB, no chunked body — is read, parsed by Fastify's own JSON parser (the same
+     * prototype-poisoning refusals), decided and answered here, with the headers Fastify's hooks
+     * would add (the security headers). Routing, the hook chain, the content-type parsers, the
+     * reply object and the request id cost about as much CPU as the decision itself. Anything
+     * else, and every request once the app starts closing, goes to Fastify as before, so an
+     * unusual request still gets exactly Fastify's answer. Errors are ErrorFilter's envelope.
+     */
+    attach(fastify: FastifyInstance, filter: ErrorFilter): void {
+      if (!core || process.env.ACCREDO_SCAN_PATH === 'fastify') return;
+      const server: Server = fastify.server;
+      const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+      if (listeners.length !== 1) return; // not the server Fastify made: leave it alone
+      const fastifyListener = listeners[0];
+      const parse = fastify.getDefaultJsonParser('error', 'error');
+      const lean = core;
+      const messages = errorMessages();
+      let open = true;
+      fastify.addHook('preClose', (done) => {
+        open = false;
+        done();
+      });
+      server.removeListener('request', fastifyListener);
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if (!open || !takesRaw(req)) {
+          fastifyListener.call(server, req, res);
+          return;
+        }
+        rawScan(req, res, lean, parse, filter, messages);
+      });
     },
   };
+}
+
+/** What the raw path takes; everything else is Fastify's. */
+function takesRaw(req: IncomingMessage): boolean {
+  if (req.method !== 'POST' || req.url !== LEAN_SCAN_ROUTE.url) return false;
+  const h = req.headers;
+  if (h['transfer-encoding'] !== undefined || !JSON_TYPE.test(h['content-type'] ?? '')) return false;
+  const length = Number(h['content-length']);
+  return length > 0 && length <= RAW_BODY_MAX;
+}
+
+type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
+
+function rawScan(
+  req: IncomingMessage,
+  res: ServerResponse,
+  core: LeanCore,
+  parse: JsonParser,
+  filter: ErrorFilter,
+  messages: ErrorMessages,
+) {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('error', () => res.destroy());
+  req.on('end', () => {
+    const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    parse(req as never, text as never, (err: Error | null, body?: unknown) => {
+      if (err) {
+        rawError(req, res, err, filter, messages);
+        return;
+      }
+      core(req.headers, body).then(
+        (answer) => rawSend(res, 200, answer),
+        (error: unknown) => rawError(req, res, error, filter, messages),
+      );
+    });
+  });
+}
+
+/** Answers sent by the raw path in this process (its spec tells which way a request went). */
+export const rawScanAnswers = { count: 0 };
+
+function rawSend(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent || res.destroyed) return;
+  rawScanAnswers.count++;
+  res.writeHead(status, [
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(text)),
+    ...RAW_SECURITY_HEADER_LIST,
+  ]);
+  res.end(text);
+}
+
+/**
+ * The route's refusals as the Fastify handler words them; anything else (an unparsable body, the
+ * unexpected) as ErrorFilter answers it (its envelope, language and logging, with a request id).
+ */
+function rawError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  error: unknown,
+  filter: ErrorFilter,
+  messages: ErrorMessages,
+): void {
+  if (error instanceof AppError) {
+    const lang = acceptLanguage(req.headers['accept-language']);
+    const body = { error: { code: error.code, message: messages(lang, error.code), details: error.details } };
+    rawSend(res, error.status, JSON.stringify(body));
+    return;
+  }
+  const appReq = { method: req.method, url: req.url, headers: req.headers, id: randomUUID() } as unknown as AppRequest;
+  const { status, body } = filter.toBody(error, appReq);
+  rawSend(res, status, JSON.stringify(body));
 }
 
 const LANGS = ['cs', 'sk', 'en', 'de'] as const;
 const CODES = ['UNAUTHORIZED', 'TOKEN_INVALID', 'VALIDATION_ERROR', 'NONCE_CONFLICT', 'CREDIT_NOT_ENOUGH'] as const;
 
+/** The route's work from its headers and parsed body: the answer's JSON text, or an error to answer. */
+type LeanCore = (headers: IncomingMessage['headers'], body: unknown) => Promise<string>;
+
 export function createLeanScanHandler(sessions: DeviceSessions, gate: GateService): LeanHandler {
-  // the messages of the errors this route gives, per language, translated once
+  return leanScanHandler(createLeanScanCore(sessions, gate));
+}
+
+/** The Fastify handler around the core (the route as Nest declared it; requests the raw path leaves). */
+function leanScanHandler(core: LeanCore): LeanHandler {
+  const messages = errorMessages();
+  return async (req, reply) => {
+    try {
+      const answer = await core(req.headers, req.body);
+      reply.header('content-type', 'application/json; charset=utf-8');
+      return answer;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const errorLang = acceptLanguage(req.headers['accept-language']);
+      reply
+        .code(error.status)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send({ error: { code: error.code, message: messages(errorLang, error.code), details: error.details } });
+      return reply;
+    }
+  };
+}
+
+function createLeanScanCore(sessions: DeviceSessions, gate: GateService): LeanCore {
+  return async (headers, body) => {
+    const raw = headers.authorization;
+    const token = (Array.isArray(raw) ? raw[0] : raw)?.replace(/^Bearer\s+/i, '').trim() || undefined;
+    const auth = await sessions.resolve(token);
+    const parsed = deviceScanSchema.safeParse(body ?? {});
+    if (!parsed.success) throw AppError.validation(toFieldErrors(parsed.error));
+    // `{"data": …}` as JSON text: the answer's stored serialisation, sent as it is
+    return gate.scanEnvelope(auth, parsed.data, acceptLanguage(headers['accept-language']));
+  };
+}
+
+type ErrorMessages = (lang: string, code: ErrorCode) => string;
+
+/** The messages of the errors this route gives, per language, translated once. */
+function errorMessages(): ErrorMessages {
   const messages = new Map<string, string>();
   for (const lang of LANGS)
     for (const code of CODES) messages.set(`${lang}:${code}`, translate(lang, ERRORS[code].key));
@@ -75,27 +232,5 @@ export function createLeanScanHandler(sessions: DeviceSessions, gate: GateServic
     return m;
   };
 
-  return async (req, reply) => {
-    // the error filter's language (acceptLanguage, as every other answer)
-    const header = req.headers['accept-language'];
-    const errorLang = acceptLanguage(header);
-    try {
-      const raw = req.headers.authorization;
-      const token = (Array.isArray(raw) ? raw[0] : raw)?.replace(/^Bearer\s+/i, '').trim() || undefined;
-      const auth = await sessions.resolve(token);
-      const parsed = deviceScanSchema.safeParse(req.body ?? {});
-      if (!parsed.success) throw AppError.validation(toFieldErrors(parsed.error));
-      // `{"data": …}` as JSON text: the answer's stored serialisation, sent as it is
-      const answer = await gate.scanEnvelope(auth, parsed.data, acceptLanguage(header as string | undefined));
-      reply.header('content-type', 'application/json; charset=utf-8');
-      return answer;
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      reply
-        .code(error.status)
-        .header('content-type', 'application/json; charset=utf-8')
-        .send({ error: { code: error.code, message: message(errorLang, error.code), details: error.details } });
-      return reply;
-    }
-  };
+  return message;
 }
