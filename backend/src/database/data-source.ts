@@ -73,6 +73,7 @@ import { SqliteCheckpointer } from './sqlite-checkpoint.js';
 import { GateWritePath1764106000000 } from './migrations/1764106000000-gate-write-path.js';
 import { MailDeferred1764107000000 } from './migrations/1764107000000-mail-deferred.js';
 import { OnlineConfigVersion1764107100000 } from './migrations/1764107100000-online-config-version.js';
+import { TrigramIndex1764108100000 } from './migrations/1764108100000-trigram-index.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -149,6 +150,7 @@ export const MIGRATIONS = [
   GateWritePath1764106000000,
   MailDeferred1764107000000,
   OnlineConfigVersion1764107100000,
+  TrigramIndex1764108100000,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];
