@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
  * Passwords are hashed with scrypt, a memory-hard function built into Node (no native add-on to
@@ -42,7 +42,8 @@ export function randomToken(): string {
 }
 
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  // crypto.hash: one call without a Hash object (every device scan and signed-in call hashes its token)
+  return hash('sha256', value, 'hex');
 }
 
 /** A short random code (device pairing keys and similar), without look-alike characters. */
