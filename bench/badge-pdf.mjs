@@ -3,9 +3,10 @@
 // Chromium and merged), the job followed until its file is ready. Prints the time, the size of the
 // file and the peak memory of the server process and of Chromium. Target: < 30 s on our 2-core machine.
 //
-//   node bench/badge-pdf.mjs [--db sqlite|mariadb] [--badges 1000] [--compare]
-// (build first: npm run build; Chromium at CHROMIUM_PATH, default /usr/bin/chromium).
-import { execFileSync } from 'node:child_process';
+//   node bench/badge-pdf.mjs [--db sqlite|mariadb] [--badges 1000] [--compare] [--s3]
+// (build first: npm run build; Chromium at CHROMIUM_PATH, default /usr/bin/chromium). --s3: the
+// photos and the job's parts and file in an S3 bucket (STORAGE_URL), an s3rver in a process of its own.
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { Readable } from 'node:stream';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     badges: { type: 'string', default: '1000' },
     // the job twice: first with the photos read on request, then as shipped (read ahead)
     compare: { type: 'boolean', default: false },
+    s3: { type: 'boolean', default: false },
   },
 });
 const BADGES = Number(values.badges);
@@ -107,7 +109,37 @@ async function baseline(count) {
   }
 }
 
-const { app, call, base, token, stop } = await startBench(values.db);
+/** An s3rver in its own process (its CPU and memory are not the server's), for --s3. */
+async function startS3rver() {
+  const code = `import fs from 'node:fs'; import os from 'node:os'; import path from 'node:path'; import S3rver from 's3rver';
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-s3-bench-'));
+const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: 'bench' }] });
+const { port } = await server.run(); console.log(port);
+process.on('SIGTERM', async () => { await server.close(); fs.rmSync(dir, { recursive: true, force: true }); process.exit(0); });`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: `${root}/backend`,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+    child.once('exit', (c) => reject(new Error(`s3rver exited (${c})`)));
+  });
+  return { url: `s3+http://S3RVER:S3RVER@127.0.0.1:${port}/bench`, stop: () => child.kill('SIGTERM') };
+}
+const s3 = values.s3 ? await startS3rver() : null;
+const {
+  app,
+  call,
+  base,
+  token,
+  stop: stopBench,
+} = await startBench(values.db, {
+  env: s3 ? { STORAGE_URL: s3.url } : {},
+});
+const stop = async () => {
+  await stopBench();
+  s3?.stop();
+};
 const dist = path.resolve(process.env.BENCH_BACKEND_DIST ?? `${root}/backend/dist`);
 const { PdfRenderer, PDF_PREFETCH_BYTES } = await import(`${dist}/modules/pdf/pdf-renderer.service.js`);
 const renderer = app.get(PdfRenderer);
@@ -193,7 +225,7 @@ async function printAll(label) {
   const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
   const t = renderer.timings;
   console.log(
-    `${values.db}, ${label}: ${job.printed} A6 badges (photo + QR) -> one PDF of ${pages} pages, ${mb.toFixed(1)} MB`,
+    `${values.db}${s3 ? ' + S3 bucket (s3rver)' : ''}, ${label}: ${job.printed} A6 badges (photo + QR) -> one PDF of ${pages} pages, ${mb.toFixed(1)} MB`,
   );
   console.log(
     `  time to the finished file: ${seconds.toFixed(1)} s (target < 30 s), ${((seconds * 1000) / job.printed).toFixed(1)} ms per badge; load average ${load0.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`,

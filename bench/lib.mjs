@@ -6,7 +6,7 @@ import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
-export async function startBench(db, { webDist } = {}) {
+export async function startBench(db, { webDist, env = {} } = {}) {
   // BENCH_BACKEND_DIST: another build of the backend (e.g. one of your own beside a shared tree's)
   const dist = path.resolve(process.env.BENCH_BACKEND_DIST ?? `${root}/backend/dist`);
   const { createApp } = await import(`${dist}/app.factory.js`);
@@ -22,6 +22,7 @@ export async function startBench(db, { webDist } = {}) {
     PASSWORD_HASH_COST: '10',
     WEB_DIST: webDist ?? path.join(dataDir, 'none'),
     ...(db === 'mariadb' ? { DATABASE_URL: `${mariadb}/${dbName}` } : {}),
+    ...env,
   });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
