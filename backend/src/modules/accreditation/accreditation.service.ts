@@ -315,6 +315,27 @@ export class AccreditationService {
     exactCount: boolean,
   ): Promise<{ rows: AccreditationEntity[]; max: number; maxCapped: boolean }> {
     const offset = (page - 1) * pageSize;
+    if (!conditions && count) {
+      // No filter: the action's size is the dashboard's count (accreditation_hourly, kept by
+      // triggers in the writing transaction), so the count reads a few rows, and a page past the
+      // middle is read from the oldest end, skipping fewer index entries (at most half of them).
+      const total = await count();
+      const counted =
+        exactCount || total <= COUNT_CAP ? { max: total, maxCapped: false } : { max: COUNT_CAP, maxCapped: true };
+      const take = Math.min(pageSize, total - offset);
+      if (take <= 0) return { rows: [], ...counted };
+      const fromOldest = offset > total / 2;
+      const ids = (
+        await qb
+          .clone()
+          .select('a.id', 'id')
+          .orderBy('a.id', fromOldest ? 'ASC' : 'DESC')
+          .offset(fromOldest ? total - offset - take : offset)
+          .limit(take)
+          .getRawMany<{ id: number }>()
+      ).map((r) => Number(r.id));
+      return { rows: await this.rowsByIds(fromOldest ? ids.reverse() : ids), ...counted };
+    }
     if (conditions) {
       const ids = (
         await qb
@@ -352,6 +373,38 @@ export class AccreditationService {
     const n = Number(row.n);
     return n > COUNT_CAP ? { max: COUNT_CAP, maxCapped: true } : { max: n, maxCapped: false };
   }
+
+  /** The accreditations of these ids, in this order (newest first). */
+  private async rowsByIds(ids: number[]): Promise<AccreditationEntity[]> {
+    if (!ids.length) return [];
+    const byId = new Map((await this.scoped.find({ where: { id: In(ids) } })).map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * The ids of the first SELECTIVE + 1 rows of an index lookup (a filter's own table), to decide
+   * between handing the matches over as a list (few) and a correlated EXISTS (many: the walk
+   * newest first finds a page of them after a few rows, where `a.id IN (SELECT …)` would first
+   * read every match).
+   */
+  private async firstIds(sql: string, params: unknown[]): Promise<number[]> {
+    return (await this.ds.query(`${sql} LIMIT ${SELECTIVE + 1}`, params)).map((r: { id: number }) => Number(r.id));
+  }
+
+  /** The days with entries of the action, read one index dive each (at most 32). */
+  private async entranceDays(actionId: number): Promise<string[]> {
+    const days: string[] = [];
+    while (days.length <= 31) {
+      const [row] = await this.ds.query(
+        'SELECT MIN(e.day) AS day FROM entrance e WHERE e.actionId = ? AND e.type = 1 AND e.day > ?',
+        [actionId, days.at(-1) ?? ''],
+      );
+      if (!row?.day) break;
+      days.push(String(row.day));
+    }
+    return days;
+  }
+
   /**
    * MariaDB: the ids of the rows holding `text` (at most COUNT_CAP of them), through a trigram
    * table of migration 1764108100000 (`key(alias)` its rows of the action, or of the field), or
@@ -399,38 +452,6 @@ export class AccreditationService {
     return rows.length > COUNT_CAP ? null : rows.map((r) => Number(r.id));
   }
 
-
-  /** The accreditations of these ids, in this order (newest first). */
-  private async rowsByIds(ids: number[]): Promise<AccreditationEntity[]> {
-    if (!ids.length) return [];
-    const byId = new Map((await this.scoped.find({ where: { id: In(ids) } })).map((r) => [r.id, r]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
-  }
-
-  /**
-   * The ids of the first SELECTIVE + 1 rows of an index lookup (a filter's own table), to decide
-   * between handing the matches over as a list (few) and a correlated EXISTS (many: the walk
-   * newest first finds a page of them after a few rows, where `a.id IN (SELECT …)` would first
-   * read every match).
-   */
-  private async firstIds(sql: string, params: unknown[]): Promise<number[]> {
-    return (await this.ds.query(`${sql} LIMIT ${SELECTIVE + 1}`, params)).map((r: { id: number }) => Number(r.id));
-  }
-
-  /** The days with entries of the action, read one index dive each (at most 32). */
-  private async entranceDays(actionId: number): Promise<string[]> {
-    const days: string[] = [];
-    while (days.length <= 31) {
-      const [row] = await this.ds.query(
-        'SELECT MIN(e.day) AS day FROM entrance e WHERE e.actionId = ? AND e.type = 1 AND e.day > ?',
-        [actionId, days.at(-1) ?? ''],
-      );
-      if (!row?.day) break;
-      days.push(String(row.day));
-    }
-    return days;
-  }
-
   /**
    * The filter panel (spec §2) as one query on the action's accreditations, how many conditions it
    * holds, and, where one condition alone can be counted cheaper than the combined query, that
@@ -451,7 +472,15 @@ export class AccreditationService {
     };
     // A way to count the matches of the one condition there is, cheaper than the combined query.
     let soleCount: (() => Promise<number>) | undefined;
-    if (!filter) return { qb, conditions };
+    // The action's people, from the dashboard's counts (migration 1764102000000): a few rows.
+    const actionCount = async () => {
+      const [row] = await this.ds.query(
+        'SELECT COALESCE(SUM(h.registrations), 0) AS n FROM accreditation_hourly h WHERE h.subjectId = ? AND h.actionId = ?',
+        [currentSubjectId(), actionId],
+      );
+      return Number(row.n);
+    };
+    if (!filter) return { qb, conditions, count: actionCount };
     if (filter.text) {
       // One folded column: names, e-mail, code (see searchText).
       const folded = foldSearch(filter.text);
@@ -501,24 +530,8 @@ export class AccreditationService {
     if (filter.zoneId) {
       const ids = await this.firstIds('SELECT z.accreditationId AS id FROM accreditation_zone z WHERE z.zoneId = ?', [
         filter.zoneId,
-      let antiJoined = false;
       ]);
       selectiveOr(
-        if (not && days.length === 1 && this.ds.options.type === 'mariadb') {
-          // MariaDB, "not entered" (on the one day there is): a LEFT JOIN anti-join ("Not
-          // exists": it stops at the first entry) costs a quarter of the scalar sub-query's
-          // executions, which the capped count runs 5 times per match (50,000 at 1 in 5).
-          // Only with the day an equality: with several days MariaDB reads the entry log by
-          // person (IDX_entrance_accreditation) and each row, so the probe below stays.
-          qb.leftJoin(
-            'entrance',
-            'ne',
-            'ne.actionId = :actionId AND ne.type = 1 AND ne.day = :notEnteredDay AND ne.accreditationId = a.id',
-            { actionId, notEnteredDay: days[0] },
-          );
-          where('ne.accreditationId IS NULL');
-          antiJoined = true;
-        }
         'zoneIds',
         ids,
         'EXISTS (SELECT 1 FROM accreditation_zone z WHERE z.accreditationId = a.id AND z.zoneId = :zoneId)',
@@ -549,8 +562,24 @@ export class AccreditationService {
       );
       let probe = `SELECT 1 FROM entrance e WHERE e.accreditationId = a.id AND e.type = 1${day}`;
       const probeParams: Record<string, unknown> = { ...params };
+      let antiJoined = false;
       if (ids.length > SELECTIVE) {
         const days = onDay ? [entranceDay] : await this.entranceDays(actionId);
+        if (not && days.length === 1 && this.ds.options.type === 'mariadb') {
+          // MariaDB, "not entered" (on the one day there is): a LEFT JOIN anti-join ("Not
+          // exists": it stops at the first entry) costs a quarter of the scalar sub-query's
+          // executions, which the capped count runs 5 times per match (50,000 at 1 in 5).
+          // Only with the day an equality: with several days MariaDB reads the entry log by
+          // person (IDX_entrance_accreditation) and each row, so the probe below stays.
+          qb.leftJoin(
+            'entrance',
+            'ne',
+            'ne.actionId = :actionId AND ne.type = 1 AND ne.day = :notEnteredDay AND ne.accreditationId = a.id',
+            { actionId, notEnteredDay: days[0] },
+          );
+          where('ne.accreditationId IS NULL');
+          antiJoined = true;
+        }
         // a log over more days than an event has: the probe of IDX_entrance_accreditation (person, day)
         else if (days.length <= 31) {
           probe =
@@ -569,9 +598,7 @@ export class AccreditationService {
           .select('COUNT(DISTINCT e.accreditationId)', 'n')
           .where(`e.actionId = :actionId AND e.type = 1${day}`, params)
           .getRawMany<{ n: number }>();
-        return not
-          ? (await this.scoped.query('a').andWhere('a.actionId = :actionId', params).getCount()) - Number(row.n)
-          : Number(row.n);
+        return not ? (await actionCount()) - Number(row.n) : Number(row.n);
       };
     }
     for (const [i, [fieldId, wanted]] of Object.entries(filter.customField ?? {}).entries()) {
@@ -641,7 +668,7 @@ export class AccreditationService {
           return Number(row.n);
         };
     }
-    return { qb, conditions, count: conditions === 1 ? soleCount : undefined };
+    return { qb, conditions, count: conditions === 0 ? actionCount : conditions === 1 ? soleCount : undefined };
   }
 
   // ---- bulk changes (spec §7: ids, or `all` with the filter) ----
