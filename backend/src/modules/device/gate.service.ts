@@ -431,8 +431,25 @@ class WalSync {
     this.restore?.run();
   }
 
-  /** The log on disk, then `done`; a failed sync fails the batch's answers (a replay answers them later). */
+  /**
+   * The log on disk, then `done`; a failed sync fails the batch's answers (a replay answers them
+   * later). At most one sync runs at a time: a batch committed while one runs may not be covered by
+   * it (it may have started before the batch's write), so it waits for the next, which starts when
+   * the running one returns and covers every batch committed meanwhile (group commit of the syncs:
+   * under a busy disk one sync instead of one per batch, less of the disk and of the thread pool).
+   */
   sync(done: () => void, failed: (error: unknown) => void): void {
+    this.waiting.push({ done, failed });
+    if (!this.running) this.next();
+  }
+
+  private waiting: { done: () => void; failed: (error: unknown) => void }[] = [];
+  private running = false;
+
+  private next(): void {
+    const batch = this.waiting;
+    if (!batch.length) return;
+    this.waiting = [];
     let fd: number;
     try {
       // a log deleted and made again (only when every connection closed) is a new file
@@ -441,10 +458,18 @@ class WalSync {
       fd = this.fd;
     } catch (error) {
       this.close();
-      failed(error);
+      for (const w of batch) w.failed(error);
       return;
     }
-    fs.fdatasync(fd, (error) => (error ? failed(error) : done()));
+    this.running = true;
+    fs.fdatasync(fd, (error) => {
+      this.running = false;
+      for (const w of batch) {
+        if (error) w.failed(error);
+        else w.done();
+      }
+      this.next();
+    });
   }
 
   close(): void {

@@ -302,4 +302,52 @@ describe('POST api/device/v1/scan, the lean path', () => {
       }
     },
   );
+  it.runIf(TEST_DB === 'sqlite')(
+    'SQLite: one sync of the log at a time; the batches committed while it runs wait for the next one, which covers them all',
+    async () => {
+      const tpl = await w.template(entryRules(w.groups[0].id, 0));
+      const gate = await w.device('lean-group-sync', tpl.id);
+      const people = [await w.person(7), await w.person(8), await w.person(9)];
+      const held: ((e: NodeJS.ErrnoException | null) => void)[] = [];
+      const real = fs.fdatasync;
+      const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, done: never) => {
+        held.push((e) => (e ? (done as (e: unknown) => void)(e) : real(fd, done)));
+      }) as never);
+      try {
+        const answered: string[] = [];
+        const scan = (i: number) =>
+          w.scan(gate.token, { code: people[i].bc, nonce: nonce() }).then((r) => {
+            answered.push(people[i].bc);
+            return r;
+          });
+        const first = scan(0);
+        await vi.waitFor(() => expect(held).toHaveLength(1));
+        // two more scans, one after the other, each its own batch, while the first sync runs
+        const second = scan(1);
+        await vi.waitFor(async () => {
+          const rows = await t.ds.query('SELECT COUNT(*) AS n FROM entrance WHERE accreditationId = ?', [people[1].id]);
+          expect(Number(rows[0].n)).toBe(1);
+        });
+        const third = scan(2);
+        await vi.waitFor(async () => {
+          const rows = await t.ds.query('SELECT COUNT(*) AS n FROM entrance WHERE accreditationId = ?', [people[2].id]);
+          expect(Number(rows[0].n)).toBe(1);
+        });
+        // committed, not synced, not answered: no second sync was started beside the first
+        expect(held).toHaveLength(1);
+        expect(answered).toEqual([]);
+        held[0](null);
+        expect((await first).status).toBe(200);
+        // the next sync starts when the first returns and covers both later batches
+        await vi.waitFor(() => expect(held).toHaveLength(2));
+        expect(answered).toEqual([people[0].bc]);
+        held[1](null);
+        expect((await second).status).toBe(200);
+        expect((await third).status).toBe(200);
+        expect(held).toHaveLength(2);
+      } finally {
+        spy.mockRestore();
+      }
+    },
+  );
 });
