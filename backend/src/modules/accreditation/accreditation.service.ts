@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { formatBadgeCode, parseBadgeCode } from '@accredo/access';
 import {
   type AccreditationDto,
@@ -24,6 +23,7 @@ import { randomCode } from '../../common/crypto.js';
 import { assertOwned } from '../../common/crud.js';
 import type { AdminAuth } from '../../common/request.js';
 import { containing } from '../../database/columns.js';
+import { preparedReader } from '../../database/prepared.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
@@ -32,6 +32,7 @@ import { ImageEntity } from '../image/image.entity.js';
 import { ImageService } from '../image/image.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
+import { type AfterInsert, createCore, type NewPerson, writerOf } from './registration-write.js';
 import { AccreditationHistoryService } from './accreditation-history.service.js';
 import { EntranceEntity, localDay, subjectTimeZone } from './entrance.entity.js';
 import {
@@ -66,8 +67,11 @@ export interface CreateOptions {
    * whatever the input says, and they are never required; an unusable default is left empty.
    */
   fixedFields?: Map<number, unknown>;
-  /** Runs in the insert's transaction (e.g. counting a code's use); an error rolls the insert back. */
-  inTransaction?: (m: EntityManager, row: AccreditationEntity) => Promise<void>;
+  /**
+   * Steps run in the insert's transaction after the person and their links (e.g. counting a code's
+   * use, the confirmation mail's row); an error rolls the whole create back.
+   */
+  afterInsert?: AfterInsert;
   /** The request's name of the photo, named by its field errors (`imageData`; the online form's `image`). */
   photoField?: string;
   /**
@@ -158,74 +162,38 @@ export class AccreditationService {
   async register(
     input: Input,
     options: CreateOptions = {},
-  ): Promise<{ id: number; customId: number; actionId: number; row: AccreditationEntity }> {
+  ): Promise<{ id: number; customId: number; actionId: number; row: NewPerson & { id: number; customId: number } }> {
     const action = options.context?.action ?? (await this.action(input.actionId));
     // an archived action takes no new people (issue 15); its own people stay editable
     if (action.archivedAt) throw new AppError('ACTION_ARCHIVED');
     const prepared = await this.prepare(action, input, null, options.fixedFields, options.photoField, options.context);
-    const now = new Date();
+    const person: NewPerson = {
+      ...prepared.row,
+      subjectId: currentSubjectId(),
+      actionId: action.id,
+      bc: '',
+      search: '',
+      source: options.source ?? 'admin',
+      webChannelId: options.webChannelId ?? null,
+      at: new Date(),
+      groupIds: prepared.groupIds,
+      zoneIds: prepared.zoneIds,
+      texts: prepared.texts,
+    };
+    // One transaction of prepared statements on the driver (registration-write.ts): the row, its
+    // links, the caller's steps (a code's use, the confirmation mail's row) and group defaults.
     for (let attempt = 0; ; attempt++) {
+      // a new code on every attempt (a retry may follow a clash of codes)
+      person.bc = randomCode(16);
+      person.search = searchText(person);
       try {
-        const mariadb = this.ds.options.type === 'mariadb';
-        const work = async (m: EntityManager) => {
-          const repo = m.getRepository(AccreditationEntity);
-          const nextCustomId = async () => {
-            const max = await repo
-              .createQueryBuilder('a')
-              .select('MAX(a.customId)', 'max')
-              .where('a.actionId = :actionId', { actionId: action.id })
-              .getRawOne<{ max: number | null }>();
-            return Math.max(0, Number(max?.max ?? 0)) + 1;
-          };
-          const bc = randomCode(16);
-          const row = repo.create({
-            ...prepared.row,
-            search: searchText({ ...prepared.row, bc }),
-            subjectId: currentSubjectId(),
-            actionId: action.id,
-            // On MariaDB a placeholder first (see below); SQLite runs one transaction at a time.
-            customId: mariadb ? -randomInt(1, 2 ** 31 - 1) : await nextCustomId(),
-            bc,
-            printCount: 0,
-            credit: null,
-            isUnlimited: false,
-            source: options.source ?? 'admin',
-            webChannelId: options.webChannelId ?? null,
-            createdAt: now,
-            updatedAt: now,
-          });
-          // A plain INSERT: the row is not read back (its values are all given here).
-          const inserted = await repo
-            .createQueryBuilder()
-            .insert()
-            .values(row as never)
-            .updateEntity(false)
-            .execute();
-          const raw = inserted.raw as number | { insertId?: number };
-          row.id = Number(typeof raw === 'object' && raw !== null ? raw.insertId : raw);
-          const saved = row;
-          await this.writeLinks(m, saved, prepared, true);
-          if (options.inTransaction) await options.inTransaction(m, saved);
-          // the meal and parking defaults of the person's groups (issue 14), left out where full
-          await applyGroupDefaults(this.ds, m, saved.subjectId, [
-            { accreditationId: saved.id, actionId: action.id, groupIds: prepared.groupIds },
-          ]);
-          if (mariadb) {
-            // customId is the order in the action: numbered last, under a lock on the action's
-            // row, so concurrent creates hold that lock only for these three statements and the
-            // commit (READ COMMITTED: the MAX sees every number committed before the lock).
-            await m.query('SELECT id FROM action WHERE id = ? FOR UPDATE', [action.id]);
-            saved.customId = await nextCustomId();
-            await repo.update({ id: saved.id }, { customId: saved.customId });
-          }
-          return saved;
-        };
-        const saved = mariadb ? await this.ds.transaction('READ COMMITTED', work) : await this.ds.transaction(work);
-        return { id: saved.id, customId: saved.customId, actionId: action.id, row: saved };
+        const { id, customId } = await writerOf(this.ds).run((env) => createCore(env, person, options.afterInsert));
+        return { id, customId, actionId: action.id, row: { ...person, id, customId } };
       } catch (err) {
         if (isEmailConflict(err)) throw emailExists();
         // MariaDB under a rush may also fail an insert's AUTO_INCREMENT read (error 1467): retried too
-        if (attempt < 5 && /unique|duplicate|deadlock|auto-increment value/i.test((err as Error).message)) continue;
+        const retried = /unique|duplicate|deadlock|lock wait timeout|auto-increment value/i;
+        if (attempt < 5 && retried.test((err as Error).message)) continue;
         throw err;
       }
     }
@@ -1015,8 +983,12 @@ export class AccreditationService {
     context?: CreateContext,
   ) {
     const errors: FieldError[] = [];
-    const duplicate = await this.scoped.findOne({ actionId: action.id, email: input.email });
-    if (duplicate && duplicate.id !== existing?.id) throw emailExists();
+    // one prepared read on the driver (issue 16); the unique index settles a race after it
+    const [duplicate] = await preparedReader(this.ds).all<{ id: unknown }>(
+      'SELECT id FROM accreditation WHERE actionId = ? AND email = ? AND subjectId = ? LIMIT 1',
+      [action.id, input.email, currentSubjectId()],
+    );
+    if (duplicate && Number(duplicate.id) !== existing?.id) throw emailExists();
     if (!context?.linksChecked) {
       await this.assertOfAction(this.groups, input.groupIds, action.id, 'groupIds');
       // an archived group is given to no one new; a person who holds it keeps it (issue 15)

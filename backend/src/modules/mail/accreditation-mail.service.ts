@@ -6,12 +6,20 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager, In } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { preparedReader } from '../../database/prepared.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
+import { ActionEntity } from '../action/action.entity.js';
+import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
+import { readJson } from '../device/sql.js';
+import { GroupEntity } from '../groups/group.entity.js';
+import { configVersionOf, type OnlineConfigVersion } from '../web-channel/online-config.js';
+import { ZoneEntity } from '../zone/zone.entity.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { MailTemplateEntity, MailTemplateTranslationEntity } from '../template/template.entity.js';
 import { translationsOf } from '../template/template.service.js';
 import { templateFailure } from '../template/template-engine.service.js';
 import {
+  type ContextPerson,
   MailContexts,
   MailRenderer,
   type MailText,
@@ -49,6 +57,7 @@ const COMPILED_MAX = 200;
 @Injectable()
 export class AccreditationMailService {
   private readonly contexts: MailContexts;
+  private readonly configVersion: OnlineConfigVersion;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -56,6 +65,7 @@ export class AccreditationMailService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.contexts = new MailContexts(ds, config.publicUrl);
+    this.configVersion = configVersionOf(ds);
     // the worker writes the mails queued by an online registration (issue 16)
     mail.renderDeferred = (row) => this.renderDeferred(row);
   }
@@ -64,27 +74,93 @@ export class AccreditationMailService {
    * Writes a mail queued unwritten (MailService.enqueueDeferred): the template in the person's
    * language with their data as they are now, as queueTemplateMail would have written it. Throws
    * with the reason when it cannot (the worker retries, then records the reason).
+   *
+   * The admin's set-up it needs (template and its translations, subject, action, user fields,
+   * groups, zones) is kept per instance under the online registration's set-up version, which
+   * every write of those entities bumps (web-channel/online-config.ts, issue 16): a mail reads the
+   * version, the person, their groups and zones, and their photo's key (when they have one), each
+   * by a prepared statement on the driver; the rest only after an admin changed something.
    */
   async renderDeferred(mail: MailQueueEntity): Promise<RenderedRow> {
     const subjectId = mail.subjectId ?? 0;
-    const template = await this.ds
-      .getRepository(MailTemplateEntity)
-      .findOneBy({ id: mail.mailTemplateId ?? 0, subjectId });
+    const setup = await this.deferredSetup();
+    const reader = preparedReader(this.ds);
+    const [found] = await reader.all<Record<string, unknown>>(
+      'SELECT id, actionId, customId, firstname, lastname, email, bc, badgeVersion, days, fieldValues, imageId, language FROM accreditation WHERE id = ? AND subjectId = ?',
+      [mail.accreditationId ?? 0, subjectId],
+    );
+    const template = await setup.get(`template:${mail.mailTemplateId ?? 0}:${subjectId}`, async () => {
+      const row = await this.ds
+        .getRepository(MailTemplateEntity)
+        .findOneBy({ id: mail.mailTemplateId ?? 0, subjectId });
+      return row ? { row, translations: await this.translations(row.id) } : null;
+    });
     if (!template) throw new Error('The mail template was removed before the mail was written');
-    const [translations, subject, row] = await Promise.all([
-      this.translations(template.id),
-      this.ds.getRepository(SubjectEntity).findOneBy({ id: subjectId }),
-      this.ds.getRepository(AccreditationEntity).findOneBy({ id: mail.accreditationId ?? 0, subjectId }),
+    if (!found) throw new Error('The person was removed before the mail was written');
+    const row: ContextPerson & Pick<AccreditationEntity, 'actionId' | 'imageId' | 'language'> = {
+      id: Number(found.id),
+      actionId: Number(found.actionId),
+      customId: Number(found.customId),
+      firstname: String(found.firstname),
+      lastname: String(found.lastname),
+      email: String(found.email ?? ''),
+      bc: String(found.bc),
+      badgeVersion: Number(found.badgeVersion ?? 0),
+      days: readJson<string[]>(found.days, []),
+      fieldValues: readJson<Record<string, unknown>>(found.fieldValues, {}),
+      imageId: found.imageId === null || found.imageId === undefined ? null : Number(found.imageId),
+      language: String(found.language ?? 'cs'),
+    };
+    if (!row.email.trim()) throw new Error('The person has no e-mail address');
+    const [links, image, subject, action] = await Promise.all([
+      reader.all<{ kind: string; id: unknown }>(
+        "SELECT 'g' AS kind, groupId AS id FROM accreditation_group WHERE accreditationId = ? UNION ALL SELECT 'z' AS kind, zoneId AS id FROM accreditation_zone WHERE accreditationId = ?",
+        [row.id, row.id],
+      ),
+      row.imageId
+        ? reader.all<{ fileKey: string }>('SELECT fileKey FROM image WHERE id = ? AND subjectId = ?', [
+            row.imageId,
+            subjectId,
+          ])
+        : [],
+      setup.get(`subject:${subjectId}`, () => this.ds.getRepository(SubjectEntity).findOneBy({ id: subjectId })),
+      setup.get(`action:${row.actionId}:${subjectId}`, async () => {
+        const found = await this.ds.getRepository(ActionEntity).findOneBy({ id: row.actionId, subjectId });
+        if (!found) return null;
+        const ids = found.customField.map((f) => f.id);
+        const fields = ids.length
+          ? await this.ds.getRepository(CustomFieldEntity).find({ where: { subjectId, id: In(ids) } })
+          : [];
+        return {
+          action: found,
+          fields: fields.map((f) => ({ id: f.id, customFieldType: f.customFieldType, options: f.options })),
+        };
+      }),
     ]);
-    if (!row) throw new Error('The person was removed before the mail was written');
-    if (!row.email?.trim()) throw new Error('The person has no e-mail address');
+    const ids = (kind: string) => links.filter((l) => l.kind === kind).map((l) => Number(l.id));
+    const [groups, zones] = await Promise.all([
+      setup.rows(`group:${subjectId}`, ids('g'), (wanted) =>
+        this.ds.getRepository(GroupEntity).find({ where: { subjectId, id: In(wanted) } }),
+      ),
+      setup.rows(`zone:${subjectId}`, ids('z'), (wanted) =>
+        this.ds.getRepository(ZoneEntity).find({ where: { subjectId, id: In(wanted) } }),
+      ),
+    ]);
     // the language fixed when the mail was queued (the subject may have changed its languages since)
     const language = (mail.language as Language | null) ?? mailLanguage(row, subject?.multiLanguage ?? false);
-    const contexts = await this.contexts.forAccreditations(subjectId, [row], language);
+    const context = this.contexts.contextOf(row, {
+      action: action?.action ?? null,
+      groups,
+      zones,
+      imageFileKey: image[0]?.fileKey ?? null,
+      fields: action?.fields ?? [],
+      subject,
+      language,
+    });
     let rendered: RenderedMail;
     try {
-      const text = mailTextIn(template, translations, language);
-      rendered = this.renderer(text).render(contexts.get(row.id) ?? {});
+      const text = mailTextIn(template.row, template.translations, language);
+      rendered = this.renderer(text).render(context);
     } catch (error) {
       throw new Error(`The mail template could not be written for this person: ${(error as Error).message}`);
     }
@@ -93,10 +169,23 @@ export class AccreditationMailService {
       subject: rendered.subject.slice(0, 500),
       bodyText: rendered.text,
       bodyHtml: rendered.html,
-      cc: template.mailCopy?.length ? template.mailCopy.join(', ').slice(0, 1000) : null,
+      cc: template.row.mailCopy?.length ? template.row.mailCopy.join(', ').slice(0, 1000) : null,
       attachCode: rendered.attachCode ?? null,
-      attachBadge: template.withAccreditation,
+      attachBadge: template.row.withAccreditation,
     };
+  }
+
+  /** The set-up kept for deferred mails, dropped whenever the set-up version moved. */
+  private kept: KeptSetup | null = null;
+
+  private async deferredSetup(): Promise<KeptSetup> {
+    const version = await this.configVersion.current();
+    if (!this.kept || this.kept.version !== version) {
+      // rows read under an older version than one seen meanwhile are used once, never kept
+      if (this.kept && version < this.kept.version) return new KeptSetup(version);
+      this.kept = new KeptSetup(version);
+    }
+    return this.kept;
   }
 
   /** Compiled templates by content: a rush of registrations compiles its mail once. */
@@ -251,5 +340,45 @@ export class AccreditationMailService {
       attachCode: rendered.attachCode,
     });
     return { queued: 1, email: input.email };
+  }
+}
+
+/**
+ * Rows of the admin's set-up read for deferred mails under one set-up version (never mutated; at
+ * most a few hundred entries: one subject's templates, actions, groups and zones).
+ */
+class KeptSetup {
+  private readonly values = new Map<string, Promise<unknown>>();
+  private readonly byId = new Map<string, Map<number, unknown>>();
+
+  constructor(readonly version: number) {}
+
+  /** The value of `key`, read once (a failed read is not kept). */
+  get<T>(key: string, read: () => Promise<T>): Promise<T> {
+    let value = this.values.get(key) as Promise<T> | undefined;
+    if (!value) {
+      if (this.values.size >= 1000) this.values.clear();
+      value = read();
+      this.values.set(key, value);
+      value.catch(() => this.values.delete(key));
+    }
+    return value;
+  }
+
+  /** The rows of these ids (those that exist), the ones not kept yet read by `read`. */
+  async rows<T extends { id: number }>(kind: string, ids: number[], read: (ids: number[]) => Promise<T[]>) {
+    if (!ids.length) return [];
+    let known = this.byId.get(kind) as Map<number, T | null> | undefined;
+    if (!known) {
+      known = new Map();
+      this.byId.set(kind, known);
+    }
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length) {
+      if (known.size >= 5000) known.clear();
+      const found = await read(missing);
+      for (const id of missing) known.set(id, found.find((r) => r.id === id) ?? null);
+    }
+    return ids.map((id) => known.get(id)).filter((r): r is T => r !== null && r !== undefined);
   }
 }

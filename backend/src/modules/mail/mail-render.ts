@@ -137,6 +137,23 @@ export function mailTextIn(template: MailText, translations: MailTranslations, l
 export const mailLanguage = (row: Pick<AccreditationEntity, 'language'>, multiLanguage: boolean): Language =>
   effectiveLanguage(row.language, multiLanguage);
 
+/** What a person's mail context reads of their row. */
+export type ContextPerson = Pick<
+  AccreditationEntity,
+  'id' | 'customId' | 'bc' | 'badgeVersion' | 'firstname' | 'lastname' | 'email' | 'days' | 'fieldValues'
+>;
+
+/** What a person's mail context reads besides their row. */
+export interface ContextData {
+  action: Pick<ActionEntity, 'name' | 'days'> | null;
+  groups: Pick<GroupEntity, 'id' | 'name' | 'displayName' | 'htmlData'>[];
+  zones: Pick<ZoneEntity, 'id' | 'name' | 'onAccreditation'>[];
+  imageFileKey: string | null;
+  fields: { id: number; customFieldType: number; options: CustomFieldEntity['options'] }[];
+  subject: Pick<SubjectEntity, 'key'> | null;
+  language: Language;
+}
+
 /** The values a mail is filled in with: per accreditation (the engine's buildContext), or a sample. */
 export class MailContexts {
   constructor(
@@ -177,51 +194,62 @@ export class MailContexts {
     const contextFields = fields.map((f) => ({ id: f.id, customFieldType: f.customFieldType, options: f.options }));
 
     return new Map(
-      rows.map((row) => {
-        const action = actionById.get(row.actionId) ?? null;
-        const personGroups = groupLinks
-          .filter((l) => l.accreditationId === row.id)
-          .map((l) => groupById.get(l.groupId))
-          .filter((g) => g !== undefined)
-          .sort((a, b) => a.id - b.id);
-        const group = personGroups[0];
-        const personZones = zoneLinks
-          .filter((l) => l.accreditationId === row.id)
-          .map((l) => zoneById.get(l.zoneId))
-          .filter((z) => z !== undefined)
-          .sort((a, b) => a.id - b.id);
-        const image = row.imageId ? imageById.get(row.imageId) : undefined;
-        return [
-          row.id,
-          buildContext({
-            accreditation: {
-              id: row.id,
-              customId: row.customId,
-              // the valid badge's code (docs/access-control.md "Badge versions")
-              bc: formatBadgeCode(row.bc, row.badgeVersion),
-              firstname: row.firstname,
-              lastname: row.lastname,
-              email: row.email,
-              days: row.days ?? [],
-              customField: Object.entries(row.fieldValues ?? {}).map(([id, value]) => ({ id: Number(id), value })),
-            },
-            action: action ? { name: action.name, days: action.days } : null,
-            group: group ? { name: group.name, displayName: group.displayName, htmlData: group.htmlData } : null,
-            groups: personGroups.map((g) => ({ name: g.name })),
-            zones: personZones.map((z) => ({ name: z.name, onAccreditation: z.onAccreditation })),
-            fields: contextFields,
-            // the action's, group's and days' names in the person's language, as the mail's text
-            language: language ?? mailLanguage(row, subject?.multiLanguage ?? false),
-            // a mail is read elsewhere: the photo needs the full address
-            imageUrl: image ? `${this.publicUrl}/api/file/${image.fileKey}` : null,
-            // the person's preview page, as on the printed badge (print.service.ts)
-            smartLink: subject
-              ? `${this.publicUrl}/preview/${encodeURIComponent(subject.key)}/cid/${encodeURIComponent(formatBadgeCode(row.bc, row.badgeVersion))}`
-              : '',
-          }),
-        ];
-      }),
+      rows.map((row) => [
+        row.id,
+        this.contextOf(row, {
+          action: actionById.get(row.actionId) ?? null,
+          groups: groupLinks
+            .filter((l) => l.accreditationId === row.id)
+            .map((l) => groupById.get(l.groupId))
+            .filter((g) => g !== undefined),
+          zones: zoneLinks
+            .filter((l) => l.accreditationId === row.id)
+            .map((l) => zoneById.get(l.zoneId))
+            .filter((z) => z !== undefined),
+          imageFileKey: row.imageId ? (imageById.get(row.imageId)?.fileKey ?? null) : null,
+          fields: contextFields,
+          subject,
+          language: language ?? mailLanguage(row, subject?.multiLanguage ?? false),
+        }),
+      ]),
     );
+  }
+
+  /**
+   * One person's values from what was read for them (forAccreditations, and the worker's write of
+   * a deferred mail from its kept set-up, issue 16): the same context either way.
+   */
+  contextOf(row: ContextPerson, data: ContextData): TemplateParams {
+    const { action, subject } = data;
+    const personGroups = [...data.groups].sort((a, b) => a.id - b.id);
+    const group = personGroups[0];
+    const personZones = [...data.zones].sort((a, b) => a.id - b.id);
+    return buildContext({
+      accreditation: {
+        id: row.id,
+        customId: row.customId,
+        // the valid badge's code (docs/access-control.md "Badge versions")
+        bc: formatBadgeCode(row.bc, row.badgeVersion),
+        firstname: row.firstname,
+        lastname: row.lastname,
+        email: row.email,
+        days: row.days ?? [],
+        customField: Object.entries(row.fieldValues ?? {}).map(([id, value]) => ({ id: Number(id), value })),
+      },
+      action: action ? { name: action.name, days: action.days } : null,
+      group: group ? { name: group.name, displayName: group.displayName, htmlData: group.htmlData } : null,
+      groups: personGroups.map((g) => ({ name: g.name })),
+      zones: personZones.map((z) => ({ name: z.name, onAccreditation: z.onAccreditation })),
+      fields: data.fields,
+      // the action's, group's and days' names in the person's language, as the mail's text
+      language: data.language,
+      // a mail is read elsewhere: the photo needs the full address
+      imageUrl: data.imageFileKey ? `${this.publicUrl}/api/file/${data.imageFileKey}` : null,
+      // the person's preview page, as on the printed badge (print.service.ts)
+      smartLink: subject
+        ? `${this.publicUrl}/preview/${encodeURIComponent(subject.key)}/cid/${encodeURIComponent(formatBadgeCode(row.bc, row.badgeVersion))}`
+        : '',
+    });
   }
 
   /** The engine's sample person, with a value for every zone and user field the template names. */

@@ -9,6 +9,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { type Job, Queue, Worker } from 'bullmq';
 import { type EntityManager, In, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import type { Step } from '../action-extension/extension-core.js';
 import { codeImages } from './code-images.js';
 import { MailQueueEntity } from './mail-queue.entity.js';
 import { MailTransport } from './mail-transport.js';
@@ -201,6 +202,29 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
       .execute();
     const raw = result.raw as number | { insertId?: number };
     return Number(typeof raw === 'object' && raw !== null ? raw.insertId : raw);
+  }
+
+  /**
+   * The same row as enqueueDeferred, as one prepared INSERT of a write core on the driver (the
+   * online registration's transaction, issue 16): yield it and read the new id from `insertId`.
+   * `at` is the queueing instant as the core's `env.date` gives it.
+   */
+  static deferredInsert(request: DeferredMailRequest, at: unknown): Step {
+    return {
+      sql: `INSERT INTO mail_queue (subjectId, recipient, subject, bodyText, bodyHtml, status, attempts, nextAttemptAt, uncertain, adminUserId, mailTemplateId, note, accreditationId, attachBadge, actionId, createdAt, language) VALUES (?, ?, '', '', NULL, 'waiting', 0, ?, 0, NULL, ?, ?, ?, 0, ?, ?, ?)`,
+      params: [
+        request.subjectId,
+        request.to,
+        at,
+        request.mailTemplateId,
+        request.note?.slice(0, 500) ?? null,
+        request.accreditationId,
+        request.actionId,
+        at,
+        request.language,
+      ],
+      kind: 'run',
+    };
   }
 
   /** Tells the workers about mails committed by another transaction (see enqueueDeferred). */
@@ -435,12 +459,12 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
       { status: 'sending', claimedAt: new Date() },
     );
     if (!claim.affected) return;
+    // a deferred mail's text, stored with the send's outcome below (one write fewer per mail)
+    let rendered: RenderedRow | null = null;
     try {
       if (isDeferred(mail)) {
         if (!this.renderDeferred) throw new Error('Mails from templates cannot be written in this process');
-        const rendered = await this.renderDeferred(mail);
-        // Written once: a later attempt (after a failed send) sends the same text.
-        await this.queue.update({ id: mail.id }, rendered);
+        rendered = await this.renderDeferred(mail);
         Object.assign(mail, rendered);
       }
       await this.transport.send({
@@ -456,7 +480,14 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
       });
       await this.queue.update(
         { id: mail.id },
-        { status: 'sent', sentAt: new Date(), claimedAt: null, failReason: null, attempts: mail.attempts + 1 },
+        {
+          ...rendered,
+          status: 'sent',
+          sentAt: new Date(),
+          claimedAt: null,
+          failReason: null,
+          attempts: mail.attempts + 1,
+        },
       );
     } catch (err) {
       const attempts = mail.attempts + 1;
@@ -467,6 +498,9 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
       await this.queue.update(
         { id: mail.id },
         {
+          // Written once: a later attempt (after a failed send) sends the same text. A send cut
+          // off by the process's end leaves it unwritten: the attempt after writes it again.
+          ...rendered,
           status: final ? 'error' : 'waiting',
           attempts,
           failReason: reason,

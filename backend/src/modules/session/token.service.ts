@@ -5,6 +5,8 @@ import { LessThan, type Repository } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { randomToken, sha256 } from '../../common/crypto.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { preparedReader } from '../../database/prepared.js';
+import { readDate } from '../device/sql.js';
 import { AdminUserEntity } from '../admin-user/admin-user.entity.js';
 import { OperatorEntity } from '../manage/operator.entity.js';
 import { SessionCache } from './session-cache.service.js';
@@ -140,8 +142,22 @@ export class TokenService {
   }
 
   private async resolveHash(kind: TokenKind, tokenHash: string): Promise<SessionTokenEntity> {
-    const row = await this.repo.findOneBy({ tokenHash, kind });
-    if (!row) throw new AppError('TOKEN_INVALID');
+    // one prepared read on the driver (issue 16: online registrations read their token every time)
+    const [found] = await preparedReader(this.repo.manager.connection).all<Record<string, unknown>>(
+      'SELECT id, kind, principalId, tokenHash, subjectId, expiresAt, createdAt, lastUsedAt FROM session_token WHERE tokenHash = ? AND kind = ?',
+      [tokenHash, kind],
+    );
+    if (!found) throw new AppError('TOKEN_INVALID');
+    const row = this.repo.create({
+      id: Number(found.id),
+      kind: found.kind as TokenKind,
+      principalId: Number(found.principalId),
+      tokenHash: String(found.tokenHash),
+      subjectId: found.subjectId === null ? null : Number(found.subjectId),
+      expiresAt: new Date(readDate(found.expiresAt)),
+      createdAt: new Date(readDate(found.createdAt)),
+      lastUsedAt: new Date(readDate(found.lastUsedAt)),
+    });
     await this.keepAlive(row);
     return row;
   }

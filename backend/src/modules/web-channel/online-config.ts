@@ -7,6 +7,7 @@ import type {
   SoftRemoveEvent,
   UpdateEvent,
 } from 'typeorm';
+import { preparedReader } from '../../database/prepared.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
@@ -42,8 +43,10 @@ export class OnlineConfigVersion implements EntitySubscriberInterface {
   }
 
   async current(): Promise<number> {
-    const rows: { version: number | string }[] = await this.ds.query(
+    // a prepared read on the driver: every registration reads it (issue 16)
+    const rows = await preparedReader(this.ds).all<{ version: number | string }>(
       'SELECT version FROM online_config_version WHERE id = 1',
+      [],
     );
     return Number(rows[0]?.version ?? 0);
   }
@@ -64,4 +67,16 @@ export class OnlineConfigVersion implements EntitySubscriberInterface {
   afterSoftRemove(event: SoftRemoveEvent<ObjectLiteral>) {
     return this.bump(event);
   }
+}
+
+const versions = new WeakMap<DataSource, OnlineConfigVersion>();
+
+/** The data source's one OnlineConfigVersion (its subscriber bumps the row once per write). */
+export function configVersionOf(ds: DataSource): OnlineConfigVersion {
+  let found = versions.get(ds);
+  if (!found) {
+    found = new OnlineConfigVersion(ds);
+    versions.set(ds, found);
+  }
+  return found;
 }

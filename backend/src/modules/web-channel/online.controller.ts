@@ -19,24 +19,32 @@ import { toFieldErrors, ValidBody } from '../../common/zod.js';
 import { OnlineService } from './online.service.js';
 
 /** The visitor's online token (spec §4: header authorization-online), if any. */
-const OnlineToken = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined => {
-  const value = ctx.switchToHttp().getRequest<AppRequest>().headers['authorization-online'];
+export function onlineTokenOf(headers: AppRequest['headers']): string | undefined {
+  const value = headers['authorization-online'];
   const raw = Array.isArray(value) ? value[0] : value;
   return raw?.replace(/^Bearer\s+/i, '').trim() || undefined;
-});
+}
+
+const OnlineToken = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined =>
+  onlineTokenOf(ctx.switchToHttp().getRequest<AppRequest>().headers),
+);
 
 /**
  * The registration payload; an invalid e-mail answers EMAIL_NOT_VALID (spec §8 Online: the page
  * adds 'enter a valid e-mail'), with every field error in details as usual.
  */
+export function parseRegistration(value: unknown): z.output<typeof onlineRegistrationSchema> {
+  const result = onlineRegistrationSchema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const fields = toFieldErrors(result.error);
+  if (fields.some((f) => f.path === 'email' && f.key === 'basics.emailNotValid'))
+    throw new AppError('EMAIL_NOT_VALID', { fields });
+  throw AppError.validation(fields);
+}
+
 class RegistrationPipe implements PipeTransform<unknown, z.output<typeof onlineRegistrationSchema>> {
   transform(value: unknown) {
-    const result = onlineRegistrationSchema.safeParse(value ?? {});
-    if (result.success) return result.data;
-    const fields = toFieldErrors(result.error);
-    if (fields.some((f) => f.path === 'email' && f.key === 'basics.emailNotValid'))
-      throw new AppError('EMAIL_NOT_VALID', { fields });
-    throw AppError.validation(fields);
+    return parseRegistration(value);
   }
 }
 

@@ -27,26 +27,25 @@ import { AppError } from '../../common/app-error.js';
 import { dummyPasswordHash, verifyPassword } from '../../common/crypto.js';
 import { toFieldErrors } from '../../common/zod.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { preparedReader } from '../../database/prepared.js';
 import { runInTenant } from '../../database/tenant.js';
-import { ActionExtensionService, storeChoices } from '../action-extension/action-extension.service.js';
+import { ActionExtensionService } from '../action-extension/action-extension.service.js';
+import { assignCore, type Step } from '../action-extension/extension-core.js';
 import { type ActionField, AccreditationService } from '../accreditation/accreditation.service.js';
+import type { WriteResult } from '../accreditation/registration-write.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
 import { ImageEntity } from '../image/image.entity.js';
 import { AccreditationMailService } from '../mail/accreditation-mail.service.js';
 import { mailLanguage } from '../mail/mail-render.js';
+import { MailService } from '../mail/mail.service.js';
 import { RateLimitService } from '../rate-limit/rate-limit.service.js';
 import type { SessionTokenEntity, TokenKind } from '../session/session-token.entity.js';
 import { TokenService } from '../session/token.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
-import { OnlineConfigVersion } from './online-config.js';
-import {
-  WebChannelCodeEntity,
-  WebChannelCodeLogEntity,
-  WebChannelEntity,
-  WebChannelUserEntity,
-} from './web-channel.entity.js';
+import { configVersionOf, type OnlineConfigVersion } from './online-config.js';
+import { WebChannelCodeEntity, WebChannelEntity, WebChannelUserEntity } from './web-channel.entity.js';
 
 type Registration = z.output<typeof onlineRegistrationSchema>;
 
@@ -54,6 +53,9 @@ type Registration = z.output<typeof onlineRegistrationSchema>;
 const TOKEN_KIND: Record<AuthorizationType, TokenKind> = { 1: 'online-pass', 2: 'online-user', 3: 'online-code' };
 
 const CHANNEL_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A write step of the registration's transaction (registration-write.ts). */
+const step = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'run' });
 
 interface Opened {
   channel: WebChannelEntity;
@@ -111,9 +113,9 @@ export class OnlineService {
     private readonly mails: AccreditationMailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly extensions: ActionExtensionService,
-    @InjectDataSource() ds: DataSource,
+    @InjectDataSource() private readonly ds: DataSource,
   ) {
-    this.configVersion = new OnlineConfigVersion(ds);
+    this.configVersion = configVersionOf(ds);
   }
 
   /**
@@ -319,7 +321,20 @@ export class OnlineService {
       if (!user.active) throw await invalid();
       return { token, code: null };
     }
-    const code = await this.codes.findOneBy({ id: token.principalId });
+    // one prepared read on the driver (issue 16): a code's row is read by every registration
+    const [found] = await preparedReader(this.ds).all<Record<string, unknown>>(
+      'SELECT id, channelId, code, numberOfUse, used FROM web_channel_code WHERE id = ?',
+      [token.principalId],
+    );
+    const code = found
+      ? this.codes.create({
+          id: Number(found.id),
+          channelId: Number(found.channelId),
+          code: String(found.code),
+          numberOfUse: Number(found.numberOfUse),
+          used: Number(found.used),
+        })
+      : null;
     if (!code || code.channelId !== channel.id) throw new AppError('TOKEN_INVALID');
     return { token, code };
   }
@@ -471,51 +486,50 @@ export class OnlineService {
           photoField: 'image',
           fixedFields,
           context: { action, fields, subject, linksChecked: true },
-          inTransaction: async (m, row) => {
+          // in the create's transaction, after the person and their links (registration-write.ts)
+          afterInsert: function* (env, person) {
             for (const [type, items] of [
               [1, body.mealItems],
               [2, body.parkingItems],
             ] as const)
               if (items.length)
-                await storeChoices(
-                  m.connection,
-                  m,
+                yield* assignCore(
+                  env,
                   { subjectId: channel.subjectId, actionId: action.id, type },
-                  row.id,
+                  [person.id],
                   items.filter((i) => i.have),
+                  { policy: 'strict', onlyActive: true, now: new Date() },
                 );
             if (code) {
-              await m.getRepository(WebChannelCodeLogEntity).insert({
-                codeId: code.id,
-                accreditationId: row.id,
-                date: new Date(),
-                firstname: row.firstname,
-                lastname: row.lastname,
-                email: row.email,
-              });
+              yield step(
+                'INSERT INTO web_channel_code_log (codeId, accreditationId, date, firstname, lastname, email) VALUES (?, ?, ?, ?, ?, ?)',
+                [code.id, person.id, env.date(new Date()), body.firstname, body.lastname, body.email],
+              );
               // One conditional UPDATE counts the use; it comes last, so a code shared by many
               // visitors stays locked only until the commit right after.
-              const esc = (c: string) => m.connection.driver.escape(c);
-              const counted = await m
-                .createQueryBuilder()
-                .update(WebChannelCodeEntity)
-                .set({ used: () => `${esc('used')} + 1` })
-                .where('id = :id', { id: code.id })
-                .andWhere(`(${esc('numberOfUse')} = 0 OR ${esc('used')} < ${esc('numberOfUse')})`)
-                .execute();
-              if (!counted.affected) throw new AppError('USED_WEB_CHANNEL_CODE');
+              const counted = (yield step(
+                'UPDATE web_channel_code SET used = used + 1 WHERE id = ? AND (numberOfUse = 0 OR used < numberOfUse)',
+                [code.id],
+              )) as WriteResult;
+              if (!counted.changes) throw new AppError('USED_WEB_CHANNEL_CODE');
             }
-            if (template && row.email?.trim())
-              mailId = await this.mails.queueDeferred(m, {
-                subjectId: channel.subjectId,
-                accreditationId: row.id,
-                actionId: action.id,
-                mailTemplateId: template.id,
-                to: row.email.trim(),
-                // written in the visitor's language as the subject offers it now (issue 15)
-                language: mailLanguage(row, subject.multiLanguage),
-                note: 'online',
-              });
+            mailId = 0;
+            if (template && body.email.trim()) {
+              const queued = (yield MailService.deferredInsert(
+                {
+                  subjectId: channel.subjectId,
+                  accreditationId: person.id,
+                  actionId: action.id,
+                  mailTemplateId: template.id,
+                  to: body.email.trim(),
+                  // written in the visitor's language as the subject offers it now (issue 15)
+                  language: mailLanguage({ language: body.language ?? 'cs' }, subject.multiLanguage),
+                  note: 'online',
+                },
+                env.date(new Date()),
+              )) as WriteResult;
+              mailId = queued.insertId;
+            }
           },
         },
       );
