@@ -5,7 +5,9 @@
 // database as well, on MariaDB not).
 //
 //   node bench/accreditation-list.mjs [--db sqlite|mariadb] [--rows 100000] [--runs 50] [--no-export]
-// (build first: npm run build). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
+// (build first: npm run build). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306);
+// there the seeding also fills the trigram tables through their triggers (migration 1764108100000):
+// ~40 rows per person, several times the seeding time. BENCH_KEEP=1 keeps the database afterwards.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';

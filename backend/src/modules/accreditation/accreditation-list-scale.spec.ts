@@ -194,6 +194,12 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     const beyond = await list(null, 1200, false, 10);
     expect(beyond.data.map((r: { id: number }) => r.id)).toEqual(rows.slice(11990, 12000).map((r) => r.id));
     expect(beyond.maxCapped).toBe(true);
+    // the last page, partly filled (read from the oldest end), and past it nothing
+    const last = Math.ceil(rows.length / 10);
+    const tail = await list(null, last, true, 10);
+    expect(tail.data.map((r: { id: number }) => r.id)).toEqual(rows.slice((last - 1) * 10).map((r) => r.id));
+    expect({ max: tail.max, maxCapped: tail.maxCapped }).toEqual({ max: rows.length, maxCapped: false });
+    expect((await list(null, last + 1)).data).toEqual([]);
     // the old body without exactCount still answers a number in max
     const old = await post('user/all', { actionId: action.id, page: 1, pageSize: 10 });
     expect(old.body.max).toBe(COUNT_CAP);
@@ -297,6 +303,8 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     const firm = (q: string) => ({ customField: { [company.id]: q } });
     expect(await found({ text: 'zzyzx' })).toEqual([created.id]);
     expect(await found(firm('zzyzx corp'))).toEqual([created.id]);
+    // the unfiltered count (the dashboard's counts) follows a new person and a deleted one
+    expect((await list(null, 1, true)).max).toBe(rows.length + 1);
     await t.api('PUT', `/api/admin/v1/user/${created.id}`, {
       token: admin,
       body: {
@@ -314,5 +322,6 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     await post('user/delete', { actionId: action.id, userId: [created.id], type: 1 });
     expect(await found({ text: 'yyxyz' })).toEqual([]);
     expect(await found(firm('yyxyz'))).toEqual([]);
+    expect((await list(null, 1, true)).max).toBe(rows.length);
   });
 });
