@@ -1,5 +1,5 @@
 // Benchmark (issues 4, 16): the spreadsheet import beside exceljs's bare streaming read of the same file.
-//   node bench/import.mjs [--db sqlite|mariadb] [--rows 10000] [--rounds 3] [--route file|json] [--profile DIR]
+//   node bench/import.mjs [--db sqlite|mariadb] [--rows 10000] [--rounds 3] [--route file|json] [--profile DIR] [--trace]
 // (build first: npm run build). The server runs in a child process of its own, so its peak RSS
 // (VmHWM) is the import's alone; the bare read runs in another child, on the same file, in the
 // same rounds (interleaved), and the figures are the medians. `--route json` sends the sheet as the
@@ -21,6 +21,8 @@ const { values } = parseArgs({
     file: { type: 'string' },
     /** a folder: the server child runs with --cpu-prof and writes its profile there */
     profile: { type: 'string' },
+    /** print the server's RSS during each import (sampled every 100 ms from /proc) */
+    trace: { type: 'boolean', default: false },
   },
 });
 
@@ -86,6 +88,8 @@ if (values.child === 'server') {
         [msg.actionId],
       );
       process.send({ kind: 'count', n: Number(n), values: Number(v), groups: Number(g) });
+    } else if (msg.kind === 'mem') {
+      process.send({ kind: 'mem', ...process.memoryUsage() });
     } else if (msg.kind === 'stop') {
       await bench.stop();
       process.exit(0);
@@ -146,7 +150,9 @@ const ask = async (msg) => {
   return next();
 };
 const { base, token } = await next();
+await new Promise((r) => setTimeout(r, 1000));
 const before = memoryOf(server.pid);
+const restHeap = await ask({ kind: 'mem' });
 
 async function bareRead() {
   const child = fork(self, ['--child', 'bare', '--file', file], { stdio: 'inherit' });
@@ -169,6 +175,8 @@ async function importOnce(round) {
   }
   const t0 = performance.now();
   const c0 = cpuOf(server.pid);
+  const trace = [];
+  const sampler = setInterval(() => trace.push([performance.now() - t0, memoryOf(server.pid).rss]), 100);
   const res = await fetch(`${base}/user/import${values.route === 'json' ? '' : '/file'}`, {
     method: 'POST',
     headers,
@@ -177,6 +185,12 @@ async function importOnce(round) {
   const answer = await res.json();
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuOf(server.pid) - c0;
+  clearInterval(sampler);
+  if (values.trace) {
+    const step = Math.max(1, Math.round(trace.length / 40));
+    const shown = trace.filter((_, i) => i % step === 0).map(([, rss]) => (rss / 1048576).toFixed(0));
+    console.log(`  round ${round}: the server's RSS in MiB every ${step * 100} ms: ${shown.join(' ')}`);
+  }
   if (!res.ok) throw new Error(`import: ${res.status} ${JSON.stringify(answer).slice(0, 500)}`);
   const count = await ask({ kind: 'count', actionId });
   const expectedGroups = Array.from({ length: ROWS }, (_, i) => i % 3).filter(Boolean).length;
@@ -185,6 +199,12 @@ async function importOnce(round) {
   return { seconds, cpu };
 }
 
+// a failed round stops the server child too, so nothing is left running
+process.on('uncaughtException', (err) => {
+  console.error(err);
+  server.kill();
+  process.exit(1);
+});
 const bare = [];
 const bareCpu = [];
 const imports = [];
@@ -203,6 +223,7 @@ for (let round = 1; round <= ROUNDS; round++) {
 const peak = memoryOf(server.pid).peak;
 await new Promise((r) => setTimeout(r, 3000));
 const after = memoryOf(server.pid).rss;
+const afterHeap = await ask({ kind: 'mem' });
 const exited = new Promise((r) => server.once('exit', r));
 server.send({ kind: 'stop' });
 await exited;
@@ -216,6 +237,7 @@ console.log(
     `  exceljs bare    ${median(bare).toFixed(2)} s = ${bareRate.toFixed(0)} rows/s (streaming read of the same file, peak RSS ${mib(barePeak)})\n` +
     `  ratio           ${(importRate / bareRate).toFixed(2)} × bare read (target ≥ 0.35)\n` +
     `  CPU time        import ${median(importCpu).toFixed(2)} s (the server, every thread), bare read ${median(bareCpu).toFixed(2)} s: ${(median(bareCpu) / median(importCpu)).toFixed(2)} × (less moved by other load on the machine)\n` +
-    `  server RSS      ${mib(before.rss)} before, peak ${mib(peak)} (target < 300 MiB), ${mib(after)} 3 s after the last import\n` +
+    `  server RSS      ${mib(before.rss)} before, peak ${mib(peak)} (target < 300 MB = 286 MiB), ${mib(after)} 3 s after the last import\n` +
+    `  server V8 heap  used ${mib(restHeap.heapUsed)} of ${mib(restHeap.heapTotal)} at rest before, ${mib(afterHeap.heapUsed)} of ${mib(afterHeap.heapTotal)} after (main thread; external ${mib(restHeap.external)} → ${mib(afterHeap.external)})\n` +
     `  integrity       every round: ${ROWS} people, ${ROWS} values, the group rows of the sheet`,
 );

@@ -27,15 +27,17 @@ import { GroupEntity } from '../groups/group.entity.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import {
-  IMPORT_BATCH,
   IMPORT_MAX_BYTES,
+  importReader,
   isOle2,
   isZip,
   peek,
   type ReadyRow,
   runWrite,
   sheetRows,
+  randomCodes,
   Spill,
+  spillRow,
   type WriteInput,
   writeCore,
 } from './accreditation-import.js';
@@ -299,6 +301,7 @@ export class AccreditationFilesService {
     const fileCodes = new Set<string>();
     const consumed = new Set<number>();
     const spill = new Spill();
+    const read = importReader(this.ds);
     let pending: Pending[] = [];
 
     /** The database's part of the checks for a batch, then its rows into the spill file (or errors). */
@@ -310,7 +313,7 @@ export class AccreditationFilesService {
       const existing = new Set<string>(
         emails.length
           ? (
-              (await this.ds.query(
+              (await read(
                 `SELECT email FROM accreditation WHERE actionId = ? AND email IN (${emails.map(() => '?').join(', ')})`,
                 [action.id, ...emails],
               )) as { email: string }[]
@@ -322,7 +325,7 @@ export class AccreditationFilesService {
       const taken = new Set<string>(
         codes.length
           ? (
-              (await this.ds.query(`SELECT bc FROM accreditation WHERE bc IN (${codes.map(() => '?').join(', ')})`, [
+              (await read(`SELECT bc FROM accreditation WHERE bc IN (${codes.map(() => '?').join(', ')})`, [
                 ...codes,
               ])) as { bc: string }[]
             ).map((r) => r.bc)
@@ -339,10 +342,8 @@ export class AccreditationFilesService {
       }
       if (errors.length) return; // nothing of a failed import is kept; the rest is only checked
       // Photos uploaded before the sheet (images first) become the rows' photos in the same transaction.
-      const kept = await this.photos.keptPhotos(
-        action.id,
-        batch.flatMap((r) => (r.imageName ? [imageNameKey(r.imageName)] : [])),
-      );
+      const names = batch.flatMap((r) => (r.imageName ? [imageNameKey(r.imageName)] : []));
+      const kept = names.length ? await this.photos.keptPhotos(action.id, names) : new Map<string, never>();
       for (const r of batch) {
         const photo = r.imageName ? kept.get(imageNameKey(r.imageName)) : undefined;
         if (photo) {
@@ -350,11 +351,15 @@ export class AccreditationFilesService {
           consumed.add(photo.id);
         }
       }
-      spill.write(batch.map(({ errs: _e, emailAt: _a, ...row }) => row));
+      const newCodes = randomCodes(batch.length, 16);
+      spill.write(batch.map((r, k) => spillRow(r, r.bc ?? newCodes[k])));
     };
 
     try {
       try {
+        // each parsed batch is checked and spilled at once (on SQLite without an await in between),
+        // so its rows die young in the main thread's heap instead of being promoted to the old
+        // generation while the next batch is parsed
         for await (const rows of sheetRows(source)) {
           for (const [number, cells] of rows) {
             if (number === 1) {
@@ -365,12 +370,11 @@ export class AccreditationFilesService {
             pending.push(
               this.checkRow(number, cells, fields, groups, zones, input, seenEmails, photoAt, multiLanguage ?? false),
             );
-            if (pending.length === IMPORT_BATCH) await flush();
           }
+          await flush();
           if (errors.length >= MAX_ERRORS) break;
         }
         complete();
-        await flush();
       } catch (err) {
         complete();
         if (err instanceof AppError) throw err;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,6 @@ import type { DataSource } from 'typeorm';
 import type { Core, CoreEnv } from '../action-extension/extension-core.js';
 import { groupDefaultsCore, runCore } from '../action-extension/extension-core.js';
 import { isSqlite, sqlDate } from '../device/sql.js';
-import { randomCode } from '../../common/crypto.js';
 import { searchText } from './accreditation.entity.js';
 
 /**
@@ -27,8 +26,12 @@ import { searchText } from './accreditation.entity.js';
 
 /** The largest spreadsheet the upload route takes (as the web app's picker, spec §9 / accreditationImport.fileHint). */
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
-/** Rows per database batch: the checks of phase 1 and the INSERTs of phase 2. */
-export const IMPORT_BATCH = 500;
+/**
+ * Rows per batch: a parsed batch crossing from the parser, the checks of phase 1 against the
+ * database, a spilled line and an INSERT of phase 2. 250 keeps each batch's JSON text (~60 kB)
+ * below V8's large-object size, so it is collected young, not left for a full collection.
+ */
+export const IMPORT_BATCH = 250;
 
 /** A row that passed every check, as spilled to the disk between the two phases. */
 export interface ReadyRow {
@@ -48,47 +51,82 @@ export interface ReadyRow {
 }
 
 /**
- * The rows that passed, one JSON line each, in a temporary file removed by `close`. Written in
- * batches during phase 1, read back in batches (synchronously, a chunk at a time) in phase 2.
+ * A row that passed, as spilled between the phases: what its INSERTs need and nothing else, in
+ * column order, computed in phase 1 (which waits for the parser anyway) so that the write phase,
+ * which holds the database's write lock, only binds values:
+ * [firstname, lastname, email, search, bc, fieldValues (JSON), imageId, imageName, language,
+ *  groupId, zoneIds, texts as fieldId, value, fieldId, value, …].
+ */
+export type SpillRow = [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  number | null,
+  string | null,
+  string,
+  number | null,
+  number[],
+  (number | string)[],
+];
+
+/** The spilled form of a checked row; `bc` is the row's code or a new one. */
+export function spillRow(r: ReadyRow, bc: string): SpillRow {
+  const texts: (number | string)[] = [];
+  for (const t of r.texts) texts.push(t.fieldId, t.value);
+  return [
+    r.firstname,
+    r.lastname,
+    r.email,
+    searchText({ firstname: r.firstname, lastname: r.lastname, email: r.email, bc }),
+    bc,
+    JSON.stringify(r.values),
+    r.imageId,
+    r.imageName,
+    r.language ?? 'cs',
+    r.groupId,
+    [...new Set(r.zoneIds)],
+    texts,
+  ];
+}
+
+/**
+ * The rows that passed, one JSON line per batch, in a temporary file removed by `close`. Written
+ * in batches during phase 1, read back a line at a time (synchronously, a chunk at a time) in
+ * phase 2, so neither phase holds more than a batch.
  */
 export class Spill {
   private readonly file = path.join(os.tmpdir(), `accredo-import-${randomUUID()}.ndjson`);
   private fd: number | null = fs.openSync(this.file, 'w+', 0o600);
   count = 0;
 
-  write(rows: ReadyRow[]): void {
+  write(rows: SpillRow[]): void {
     if (!rows.length || this.fd === null) return;
-    let out = '';
-    for (const r of rows) out += `${JSON.stringify(r)}\n`;
-    fs.writeSync(this.fd, out);
+    fs.writeSync(this.fd, `${JSON.stringify(rows)}\n`);
     this.count += rows.length;
   }
 
-  /** The spilled rows again, `size` at a time, in the order written. */
-  *batches(size: number): Generator<ReadyRow[]> {
+  /** The spilled batches again, in the order written. */
+  *batches(): Generator<SpillRow[]> {
     if (this.fd === null) return;
     const chunk = Buffer.alloc(1 << 20);
     let position = 0;
     let rest = '';
-    let batch: ReadyRow[] = [];
     for (;;) {
       const n = fs.readSync(this.fd, chunk, 0, chunk.length, position);
       if (n === 0) break;
       position += n;
       const text = rest + chunk.toString('utf8', 0, n);
-      const lines = text.split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line) continue;
-        batch.push(JSON.parse(line) as ReadyRow);
-        if (batch.length === size) {
-          yield batch;
-          batch = [];
-        }
+      let start = 0;
+      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+        if (end > start) yield JSON.parse(text.slice(start, end)) as SpillRow[];
+        start = end + 1;
       }
+      rest = text.slice(start);
     }
-    if (rest) batch.push(JSON.parse(rest) as ReadyRow);
-    if (batch.length) yield batch;
+    if (rest) yield JSON.parse(rest) as SpillRow[];
   }
 
   close(): void {
@@ -132,13 +170,15 @@ export type SheetRow = [number, string[]];
  * The parse itself (exceljs's streaming reader, the cells' texts) in a worker thread of its own:
  * the parse makes most of an import's garbage, and a worker's heap is small (capped) and given
  * back whole when it ends, so the server's memory stays flat and returns after the import; it also
- * parses on the second core while this thread checks rows and talks to the database. Plain
+ * parses on the second core while this thread checks rows and talks to the database. It loads
+ * exceljs's WorkbookReader alone (not the writer and the rest of exceljs) and sends each batch as
+ * one transferred buffer of JSON, read by this thread only when it checks that batch. Plain
  * JavaScript evaluated in the worker, so the same code runs from the build and from the sources.
  */
 const PARSER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { Readable } = require('node:stream');
-const ExcelJS = require(workerData.exceljs);
+const WorkbookReader = require(workerData.reader);
 function cellText(value) {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString().slice(0, 10);
@@ -150,6 +190,7 @@ function cellText(value) {
   }
   return String(value).trim();
 }
+const encoder = new TextEncoder();
 const chunks = [];
 let ended = false;
 let credit = workerData.ahead;
@@ -170,19 +211,22 @@ async function* source() {
 }
 (async () => {
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(source(), { objectMode: false }), {
+    const reader = new WorkbookReader(Readable.from(source(), { objectMode: false }), {
       entries: 'emit', sharedStrings: 'cache', worksheets: 'emit',
     });
     let batch = [];
     const send = async () => {
       while (credit <= 0) await new Promise((r) => (wake = r));
       credit--;
-      parentPort.postMessage({ rows: batch });
+      // one transferred buffer per batch: no rows in the main thread's heap until it reads them
+      const bytes = encoder.encode(JSON.stringify(batch));
+      parentPort.postMessage({ rows: bytes }, [bytes.buffer]);
       batch = [];
     };
     for await (const sheet of reader) {
       for await (const row of sheet) {
-        batch.push([row.number, row.values.slice(1).map(cellText)]);
+        // Array.from, not map: an empty cell (a hole) becomes '', where JSON would make it null
+        batch.push([row.number, Array.from(row.values.slice(1), cellText)]);
         if (batch.length === workerData.batch) await send();
       }
       break;
@@ -202,21 +246,22 @@ const requireHere = createRequire(import.meta.url);
  * The source's chunks are handed to the worker as they arrive; at most `ahead` batches wait parsed
  * for this thread. A file that is no readable .xlsx ends the iteration with an Error.
  */
-export async function* sheetRows(source: Readable, batch = IMPORT_BATCH, ahead = 2): AsyncGenerator<SheetRow[]> {
+export async function* sheetRows(source: Readable, batch = IMPORT_BATCH, ahead = 4): AsyncGenerator<SheetRow[]> {
   const worker = new Worker(PARSER, {
     eval: true,
-    workerData: { exceljs: requireHere.resolve('exceljs'), batch, ahead },
-    resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 },
+    workerData: { reader: requireHere.resolve('exceljs/lib/stream/xlsx/workbook-reader.js'), batch, ahead },
+    // a young generation of 16 MB: at 8 the parse spent about a third of its time collecting
+    resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
   });
-  const waiting: (SheetRow[] | Error | null)[] = [];
+  const waiting: (Uint8Array | Error | null)[] = [];
   let wake: (() => void) | null = null;
-  const push = (item: SheetRow[] | Error | null) => {
+  const push = (item: Uint8Array | Error | null) => {
     waiting.push(item);
     const w = wake;
     wake = null;
     w?.();
   };
-  worker.on('message', (m: { rows?: SheetRow[]; done?: boolean; error?: string }) => {
+  worker.on('message', (m: { rows?: Uint8Array; done?: boolean; error?: string }) => {
     if (m.rows) push(m.rows);
     else if (m.done) push(null);
     else push(new Error(m.error ?? 'parse failed'));
@@ -237,10 +282,11 @@ export async function* sheetRows(source: Readable, batch = IMPORT_BATCH, ahead =
   try {
     for (;;) {
       while (!waiting.length) await new Promise<void>((r) => (wake = r));
-      const item = waiting.shift() as SheetRow[] | Error | null;
+      const item = waiting.shift() as Uint8Array | Error | null;
       if (item === null) return;
       if (item instanceof Error) throw item;
-      yield item;
+      // parsed only now, just before the rows are checked, so they die young
+      yield JSON.parse(Buffer.from(item.buffer, item.byteOffset, item.byteLength).toString('utf8')) as SheetRow[];
       worker.postMessage({ ack: true });
     }
   } finally {
@@ -286,7 +332,7 @@ export async function runWrite<T>(ds: DataSource, core: (env: CoreEnv) => Core<T
         stmt = db.prepare(s.sql);
         statements.set(s.sql, stmt);
       }
-      step = gen.next(s.kind === 'all' ? stmt.all(...s.params) : stmt.run(...s.params));
+      step = gen.next(s.kind === 'all' ? stmt.all(s.params) : stmt.run(s.params));
     }
     return step.value;
   };
@@ -295,8 +341,55 @@ export async function runWrite<T>(ds: DataSource, core: (env: CoreEnv) => Core<T
   return db.transaction(exec).immediate();
 }
 
+/**
+ * The phase-1 reads of the import (e-mails, codes): on SQLite synchronously on the raw connection
+ * (each statement prepared once per import), so a batch is checked and spilled in one stretch and
+ * its rows die young instead of waiting in the main thread's heap across awaits (where they were
+ * promoted to the old generation, ~85 MiB of garbage at 100,000 rows); on MariaDB by `ds.query`.
+ */
+export function importReader(ds: DataSource): (sql: string, params: unknown[]) => unknown[] | Promise<unknown[]> {
+  if (!isSqlite(ds)) return (sql, params) => ds.query(sql, params) as Promise<unknown[]>;
+  const db = (ds.driver as unknown as { databaseConnection: SqliteDb }).databaseConnection;
+  const statements = new Map<string, SqliteStatement>();
+  return (sql, params) => {
+    let stmt = statements.get(sql);
+    if (!stmt) {
+      stmt = db.prepare(sql);
+      statements.set(sql, stmt);
+    }
+    return stmt.all(params);
+  };
+}
+
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-const rowsOf = (n: number, width: number) => Array.from({ length: n }, () => `(${marks(width)})`).join(', ');
+const rowsMemo = new Map<string, string>();
+/** `(?, …), (?, …)`: n rows of `width` placeholders, built once per shape (a full batch's is ~50 kB). */
+const rowsOf = (n: number, width: number) => {
+  const key = `${n}x${width}`;
+  let text = rowsMemo.get(key);
+  if (!text) {
+    text = Array.from({ length: n }, () => `(${marks(width)})`).join(', ');
+    if (rowsMemo.size < 64) rowsMemo.set(key, text);
+  }
+  return text;
+};
+
+/** The alphabet of common/crypto.ts randomCode (no 0/O, 1/I). */
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/**
+ * `n` codes as randomCode(length) makes them (each byte of a CSPRNG to a letter of the 32-letter
+ * alphabet, so uniform), from one randomBytes call for the whole batch instead of one per row.
+ */
+export function randomCodes(n: number, length: number): string[] {
+  const bytes = randomBytes(n * length);
+  const out = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    let code = '';
+    for (let k = i * length; k < (i + 1) * length; k++) code += CODE_ALPHABET[bytes[k] % CODE_ALPHABET.length];
+    out[i] = code;
+  }
+  return out;
+}
 
 export interface WriteInput {
   subjectId: number;
@@ -348,32 +441,14 @@ export function* writeCore(env: CoreEnv, spill: Spill, input: WriteInput): Core<
   let next = Number(max?.max ?? 0) + 1;
   const now = env.date(input.now);
   let written = 0;
-  for (const batch of spill.batches(IMPORT_BATCH)) {
+  for (const batch of spill.batches()) {
     const first = next;
     const params: unknown[] = [];
     for (const r of batch) {
-      const bc = r.bc ?? randomCode(16);
-      params.push(
-        subjectId,
-        actionId,
-        next++,
-        r.firstname,
-        r.lastname,
-        r.email,
-        searchText({ firstname: r.firstname, lastname: r.lastname, email: r.email, bc }),
-        bc,
-        '[]',
-        JSON.stringify(r.values),
-        r.imageId,
-        r.imageName,
-        0,
-        null,
-        0,
-        'admin',
-        r.language ?? 'cs',
-        now,
-        now,
-      );
+      // subjectId, actionId, customId, firstname, lastname, email, search, bc, days, fieldValues,
+      // imageId, imageName, printCount, credit, isUnlimited, source, language, createdAt, updatedAt
+      params.push(subjectId, actionId, next++, r[0], r[1], r[2], r[3], r[4], '[]', r[5], r[6], r[7], 0, null, 0);
+      params.push('admin', r[8], now, now);
     }
     yield {
       sql: `INSERT INTO accreditation (${ACCREDITATION_COLUMNS.join(', ')}) VALUES ${rowsOf(batch.length, ACCREDITATION_COLUMNS.length)}`,
@@ -392,14 +467,15 @@ export function* writeCore(env: CoreEnv, spill: Spill, input: WriteInput): Core<
     const zones: unknown[] = [];
     const values: unknown[] = [];
     const joins: { accreditationId: number; actionId: number; groupIds: number[] }[] = [];
-    batch.forEach((r, k) => {
-      if (r.groupId) {
-        groups.push(ids[k], r.groupId);
-        joins.push({ accreditationId: ids[k], actionId, groupIds: [r.groupId] });
+    for (let k = 0; k < batch.length; k++) {
+      const [, , , , , , , , , groupId, zoneIds, texts] = batch[k];
+      if (groupId) {
+        groups.push(ids[k], groupId);
+        if (input.groupDefaults) joins.push({ accreditationId: ids[k], actionId, groupIds: [groupId] });
       }
-      for (const zoneId of new Set(r.zoneIds)) zones.push(ids[k], zoneId);
-      for (const t of r.texts) values.push(ids[k], actionId, t.fieldId, t.value);
-    });
+      for (const zoneId of zoneIds) zones.push(ids[k], zoneId);
+      for (let t = 0; t < texts.length; t += 2) values.push(ids[k], actionId, texts[t], texts[t + 1]);
+    }
     if (groups.length)
       yield {
         sql: `INSERT INTO accreditation_group (accreditationId, groupId) VALUES ${rowsOf(groups.length / 2, 2)}`,
@@ -414,7 +490,7 @@ export function* writeCore(env: CoreEnv, spill: Spill, input: WriteInput): Core<
       };
     // up to a few thousand values a batch: in slices, to stay far below any placeholder limit
     for (let i = 0; i < values.length; i += 4 * 2000) {
-      const slice = values.slice(i, i + 4 * 2000);
+      const slice = values.length <= 4 * 2000 ? values : values.slice(i, i + 4 * 2000);
       yield {
         sql: `INSERT INTO accreditation_value (accreditationId, actionId, fieldId, value) VALUES ${rowsOf(slice.length / 4, 4)}`,
         params: slice,
