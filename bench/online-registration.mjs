@@ -222,8 +222,7 @@ const one = async (sql, params = []) => Number(Object.values((await ds.query(sql
 // statements were shown
 const before = shown ? 21 : 20;
 const rows = (await one('SELECT COUNT(*) FROM accreditation WHERE actionId = ?', [action.id])) - before;
-const emails =
-  -before + (await one('SELECT COUNT(DISTINCT email) FROM accreditation WHERE actionId = ?', [action.id]));
+const emails = -before + (await one('SELECT COUNT(DISTINCT email) FROM accreditation WHERE actionId = ?', [action.id]));
 const customIds =
   -before + (await one('SELECT COUNT(DISTINCT customId) FROM accreditation WHERE actionId = ?', [action.id]));
 const checks = [

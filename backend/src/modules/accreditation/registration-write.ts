@@ -56,6 +56,15 @@ const PERSON_COLUMNS =
 
 /** One create: the action's number, the row, its groups, zones and values, the caller's steps, group defaults. */
 export function* createCore(env: CoreEnv, p: NewPerson, after?: AfterInsert): Core<{ id: number; customId: number }> {
+  // Whether any of the groups gives defaults (a superset of groupDefaultsCore's own read): asked
+  // before the lock below, so that the usual answer, none, costs the locked section no statement.
+  const marks = p.groupIds.map(() => '?').join(', ');
+  const defaults = p.groupIds.length
+    ? ((yield all(
+        `SELECT ge.groupId FROM group_extension ge JOIN \`groups\` g ON g.id = ge.groupId WHERE ge.groupId IN (${marks}) AND ge.subjectId = ? AND ((ge.type = 1 AND g.assignDefaultMeal = 1) OR (ge.type = 2 AND g.assignDefaultParking = 1)) LIMIT 1`,
+        [...p.groupIds, p.subjectId],
+      )) as unknown[])
+    : [];
   // MariaDB: customId is the order in the action, numbered under the action's row lock (READ
   // COMMITTED: the MAX below is the latest committed number); SQLite has one writer.
   if (env.lock) yield all(`SELECT id FROM action WHERE id = ?${env.lock}`, [p.actionId]);
@@ -105,7 +114,7 @@ export function* createCore(env: CoreEnv, p: NewPerson, after?: AfterInsert): Co
   const person = { id, customId };
   if (after) yield* after(env, person);
   // the meal and parking defaults of the person's groups (issue 14), left out where full
-  if (p.groupIds.length)
+  if (defaults.length)
     yield* groupDefaultsCore(
       env,
       p.subjectId,
@@ -130,6 +139,7 @@ interface SqliteDb {
 }
 interface MysqlConnection {
   query(sql: string, cb: (err: Error | null, rows?: unknown) => void): void;
+  query(sql: string, params: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
   execute(sql: string, params: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
   release(): void;
 }
@@ -167,6 +177,29 @@ export class DriverWriter {
         setImmediate(() => void this.flush());
       }
     });
+  }
+
+  /**
+   * One statement on its own, committed by itself (no BEGIN … COMMIT around it): on SQLite once no
+   * transaction of the shared connection is open, on MariaDB by `execute` on the pool.
+   */
+  async runOne(sql: string, params: unknown[]): Promise<WriteResult> {
+    if (!isSqlite(this.ds)) {
+      const pool = (this.ds.driver as unknown as { pool?: MysqlPool & MysqlConnection }).pool;
+      if (!pool) throw new Error('MariaDB write path: no mysql2 pool on the driver (replication is not supported)');
+      const r = (await myExecute(pool, sql, params)) as { affectedRows?: number; insertId?: number };
+      return { changes: Number(r.affectedRows ?? 0), insertId: Number(r.insertId ?? 0) };
+    }
+    const db = (this.ds.driver as unknown as { databaseConnection: SqliteDb }).databaseConnection;
+    while (db.inTransaction) await new Promise((r) => setImmediate(r));
+    this.batchTransaction(db);
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    const r = stmt.run(...params);
+    return { changes: r.changes, insertId: Number(r.lastInsertRowid) };
   }
 
   // ---- SQLite ----
@@ -269,7 +302,9 @@ export class DriverWriter {
       let step = gen.next();
       while (!step.done) {
         const s = step.value;
-        const raw = await myExecute(conn, s.sql, s.params);
+        // reads by the text protocol (as runCore's): the binary one reads a BIGINT (a COUNT of an
+        // extension core) through the `long` package, which not every loader gives mysql2
+        const raw = s.kind === 'all' ? await myRead(conn, s.sql, s.params) : await myExecute(conn, s.sql, s.params);
         if (s.kind === 'all') step = gen.next(raw);
         else {
           const r = raw as { affectedRows?: number; insertId?: number };
@@ -293,6 +328,8 @@ export class DriverWriter {
 
 const myQuery = (conn: MysqlConnection, sql: string) =>
   new Promise<unknown>((ok, fail) => conn.query(sql, (e, r) => (e ? fail(e) : ok(r))));
+const myRead = (conn: MysqlConnection, sql: string, params: unknown[]) =>
+  new Promise<unknown>((ok, fail) => conn.query(sql, params, (e, r) => (e ? fail(e) : ok(r))));
 const myExecute = (conn: MysqlConnection, sql: string, params: unknown[]) =>
   new Promise<unknown>((ok, fail) => conn.execute(sql, params, (e, r) => (e ? fail(e) : ok(r))));
 

@@ -10,6 +10,8 @@ import { type Job, Queue, Worker } from 'bullmq';
 import { type EntityManager, In, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import type { Step } from '../action-extension/extension-core.js';
+import { writerOf } from '../accreditation/registration-write.js';
+import { sqlDate } from '../device/sql.js';
 import { codeImages } from './code-images.js';
 import { MailQueueEntity } from './mail-queue.entity.js';
 import { MailTransport } from './mail-transport.js';
@@ -454,11 +456,13 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
 
   private async sendOne(mail: MailQueueEntity): Promise<void> {
     // Claim the row atomically, so two workers never send the same mail.
-    const claim = await this.queue.update(
-      { id: mail.id, status: 'waiting' },
-      { status: 'sending', claimedAt: new Date() },
+    // (the claim and the sent mark below are prepared statements on the driver, issue 16: a rush
+    // of registrations has the worker write two rows per mail while the visitors keep coming)
+    const claim = await this.writer.runOne(
+      "UPDATE mail_queue SET status = 'sending', claimedAt = ? WHERE id = ? AND status = 'waiting'",
+      [sqlDate(this.queue.manager.connection, new Date()), mail.id],
     );
-    if (!claim.affected) return;
+    if (!claim.changes) return;
     // a deferred mail's text, stored with the send's outcome below (one write fewer per mail)
     let rendered: RenderedRow | null = null;
     try {
@@ -478,16 +482,23 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
         html: mail.bodyHtml,
         attachments: await this.attachments(mail),
       });
-      await this.queue.update(
-        { id: mail.id },
-        {
-          ...rendered,
-          status: 'sent',
-          sentAt: new Date(),
-          claimedAt: null,
-          failReason: null,
-          attempts: mail.attempts + 1,
-        },
+      const text = rendered
+        ? 'recipient = ?, subject = ?, bodyText = ?, bodyHtml = ?, cc = ?, attachCode = ?, attachBadge = ?, '
+        : '';
+      const values = rendered
+        ? [
+            rendered.recipient,
+            rendered.subject,
+            rendered.bodyText,
+            rendered.bodyHtml,
+            rendered.cc,
+            rendered.attachCode,
+            rendered.attachBadge ? 1 : 0,
+          ]
+        : [];
+      await this.writer.runOne(
+        `UPDATE mail_queue SET ${text}status = 'sent', sentAt = ?, claimedAt = NULL, failReason = NULL, attempts = ? WHERE id = ?`,
+        [...values, sqlDate(this.queue.manager.connection, new Date()), mail.attempts + 1, mail.id],
       );
     } catch (err) {
       const attempts = mail.attempts + 1;
@@ -511,6 +522,11 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
       if (!final) this.notify([mail.id], delay);
       this.logger.warn(`Mail ${mail.id} to ${mail.recipient} failed (attempt ${attempts}): ${reason}`);
     }
+  }
+
+  /** Writes by prepared statements on the driver (accreditation/registration-write.ts). */
+  private get writer() {
+    return writerOf(this.queue.manager.connection);
   }
 
   private async attachments(mail: MailQueueEntity) {
