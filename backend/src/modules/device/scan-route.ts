@@ -4,10 +4,11 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { acceptLanguage } from '@accredo/i18n';
 import type { INestApplicationContext } from '@nestjs/common';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { AppError } from '../../common/app-error.js';
 import type { AppRequest } from '../../common/request.js';
 import type { ErrorFilter } from '../../common/error.filter.js';
+import { type LeanHandler, takeOverRoute } from '../../common/lean-route.js';
 import { RAW_SECURITY_HEADER_LIST } from '../../common/web-app.js';
 import { toFieldErrors } from '../../common/zod.js';
 import { DeviceSessions } from './device-sessions.service.js';
@@ -15,8 +16,6 @@ import { GateService } from './gate.service.js';
 
 /** The one route that takes the lean path (issue 11 "speed", issue 16 "a lean request path"). */
 export const LEAN_SCAN_ROUTE = { method: 'POST', url: '/api/device/v1/scan' } as const;
-
-type LeanHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /** A scan's body is a few hundred bytes; a bigger one (or one of unknown length) goes through Fastify. */
 const RAW_BODY_MAX = 16 * 1024;
@@ -45,13 +44,7 @@ export function leanScan() {
   return {
     /** For the adapter's `onRoute` hook: takes over the scan route once the app is bound. */
     onRoute(route: RouteOptions): void {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      if (route.url !== LEAN_SCAN_ROUTE.url || !methods.includes(LEAN_SCAN_ROUTE.method)) return;
-      const nest = route.handler;
-      // Until bind() ran (it runs before Nest registers its routes) the Nest handler answers.
-      route.handler = function (this: unknown, req, reply) {
-        return handler ? handler(req, reply) : nest.call(this as never, req, reply);
-      };
+      takeOverRoute(route, [LEAN_SCAN_ROUTE], () => handler);
     },
     /**
      * Called with the created app, before `app.init()` registers the routes. ACCREDO_SCAN_PATH=nest

@@ -1,8 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyRequest, RouteOptions } from 'fastify';
 import { DataSource } from 'typeorm';
 import { ACCESS_KEY, type Access } from '../../common/access.js';
 import { adminAccess } from '../../common/access.guard.js';
+import { type LeanHandler, takeOverRoute } from '../../common/lean-route.js';
 import type { AdminAuth } from '../../common/request.js';
 import { AccreditationController } from '../accreditation/accreditation.controller.js';
 import { CheckByCode } from '../accreditation/check-by-code.js';
@@ -62,8 +63,6 @@ class Serialized {
   constructor(readonly text: string) {}
 }
 
-type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-
 /**
  * These routes answer without Nest's per-request pipeline (guard, interceptors, the tenant's
  * AsyncLocalStorage, the exception zone), as the gate's scan route does (device/scan-route.ts).
@@ -78,20 +77,11 @@ type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
  * ACCREDO_ADMIN_PATH=nest leaves Nest's handlers in place (the benches measure both paths).
  */
 export function leanAdminRoutes() {
-  const handlers = new Map<string, Handler>();
+  const handlers = new Map<string, LeanHandler>();
   const key = (method: string, url: string) => `${method} ${url}`;
   return {
     onRoute(route: RouteOptions): void {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      const lean = LEAN_ADMIN_ROUTES.find((r) => r.url === route.url && methods.includes(r.method));
-      if (!lean) return;
-      const nest = route.handler;
-      const id = key(lean.method, lean.url);
-      // until bind() ran (it runs before Nest registers its routes) the Nest handler answers
-      route.handler = function (this: unknown, req, reply) {
-        const handler = handlers.get(id);
-        return handler ? handler(req, reply) : nest.call(this as never, req, reply);
-      };
+      takeOverRoute(route, LEAN_ADMIN_ROUTES, (r) => handlers.get(key(r.method, r.url)) ?? null);
     },
     /** Called with the created app, before `app.init()` registers the routes. */
     bind(app: INestApplicationContext): void {
@@ -110,7 +100,7 @@ function leanHandler(
   tokens: TokenService,
   access: AdminAccess,
   answer: (auth: AdminAuth, req: FastifyRequest) => Promise<unknown>,
-): Handler {
+): LeanHandler {
   return async (req, reply) => {
     const auth = await adminAccess(tokens, req, access);
     const data = await answer(auth, req);

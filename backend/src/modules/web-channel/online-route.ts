@@ -1,13 +1,12 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { RouteOptions } from 'fastify';
 import { ACCESS_KEY, type Access } from '../../common/access.js';
+import { type LeanHandler, takeOverRoute } from '../../common/lean-route.js';
 import { OnlineController, onlineTokenOf, parseRegistration } from './online.controller.js';
 import { OnlineService } from './online.service.js';
 
 /** The public registration route that takes the lean path (issue 16 "a lean request path"). */
 export const LEAN_REGISTRATION_ROUTE = { method: 'POST', url: '/api/online/v1/accreditation/:key' } as const;
-
-type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
  * POST api/online/v1/accreditation/{key} without Nest's per-request pipeline (guard, pipe,
@@ -21,16 +20,10 @@ type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
  * `201 {data: …}`. ACCREDO_ONLINE_PATH=nest leaves Nest's handler in place (the bench measures both).
  */
 export function leanOnlineRoute() {
-  let handler: Handler | null = null;
+  let handler: LeanHandler | null = null;
   return {
     onRoute(route: RouteOptions): void {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      if (route.url !== LEAN_REGISTRATION_ROUTE.url || !methods.includes(LEAN_REGISTRATION_ROUTE.method)) return;
-      const nest = route.handler;
-      // until bind() ran (it runs before Nest registers its routes) the Nest handler answers
-      route.handler = function (this: unknown, req, reply) {
-        return handler ? handler(req, reply) : nest.call(this as never, req, reply);
-      };
+      takeOverRoute(route, [LEAN_REGISTRATION_ROUTE], () => handler);
     },
     /** Called with the created app, before `app.init()` registers the routes. */
     bind(app: INestApplicationContext): void {
