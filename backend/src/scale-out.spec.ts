@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue, type Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.factory.js';
@@ -16,20 +15,8 @@ import { waitForQueue } from './testing/mail.js';
 import { startS3, type TestS3 } from './testing/s3.js';
 import { startSmtp } from './testing/smtp.js';
 import { type ApiResult, createTestApp, TEST_DB, type TestApp } from './testing/test-app.js';
+import { REDIS_URL, redisReachable } from './testing/redis.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0 });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 // MariaDB is the database of several instances (SQLite is one machine's); in CI Redis must be there
 const skip = TEST_DB !== 'mariadb' || (!process.env.CI && !(await redisReachable()));
 

@@ -9,21 +9,8 @@ import { startSmtp } from '../../testing/smtp.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { MailQueueEntity } from './mail-queue.entity.js';
 import { MailService } from './mail.service.js';
+import { REDIS_URL, redisReachable } from '../../testing/redis.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Is Redis there? Outside CI the suite is skipped without one (in CI it must run). */
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0 });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 const skip = !process.env.CI && !(await redisReachable());
 
 /** BullMQ mode (REDIS_URL): two server instances on one database share the work, each mail once. */

@@ -1,6 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app.factory.js';
 import { randomCode } from '../../common/crypto.js';
@@ -10,6 +9,7 @@ import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } 
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { MailQueueEntity } from './mail-queue.entity.js';
 import { type DeferredMailRequest, MAX_ATTEMPTS, MailService } from './mail.service.js';
+import { REDIS_URL, redisReachable } from '../../testing/redis.js';
 
 /** Seeds a subject with an action, a template and people; returns what a deferred mail names. */
 async function seed(t: TestApp, count: number, prefix: string) {
@@ -121,18 +121,6 @@ describe('deferred template mails (written by the worker)', () => {
   });
 });
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0 });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 const skip = !process.env.CI && !(await redisReachable());
 
 describe.skipIf(skip)('deferred template mails over BullMQ', () => {

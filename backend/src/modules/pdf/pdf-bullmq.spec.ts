@@ -1,6 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue, type Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.factory.js';
@@ -9,21 +8,8 @@ import { pngDataUrl } from '../../testing/images.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { BadgePdfService } from './badge-pdf.service.js';
 import { PdfJobEntity } from './pdf-job.entity.js';
+import { REDIS_URL, redisReachable } from '../../testing/redis.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Is Redis there? Outside CI the suite is skipped without one (in CI it must run). */
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0 });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 const skip = !process.env.CI && !(await redisReachable());
 
 /** Polls the job's row (no flush: the BullMQ workers run on their own) until it has finished. */

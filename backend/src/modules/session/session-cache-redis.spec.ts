@@ -7,21 +7,8 @@ import { randomCode } from '../../common/crypto.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import type { SubjectEntity } from '../subject/subject.entity.js';
 import { SessionCache } from './session-cache.service.js';
+import { REDIS_URL, redisReachable } from '../../testing/redis.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Is Redis there? Outside CI the suite is skipped without one (in CI it must run). */
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0 });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 const skip = !process.env.CI && !(await redisReachable());
 
 /**
