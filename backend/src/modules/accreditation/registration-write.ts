@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { myExecute, myQuery, myRead, mysqlConnection, mysqlPool } from '../../database/mysql-driver.js';
 import { type Core, type CoreEnv, groupDefaultsCore, type Step } from '../action-extension/extension-core.js';
 import { isSqlite, sqlDate } from '../device/sql.js';
 
@@ -137,15 +138,6 @@ interface SqliteDb {
   prepare(sql: string): SqliteStatement;
   transaction<A extends unknown[], T>(fn: (...args: A) => T): SqliteTransaction<A, T>;
 }
-interface MysqlConnection {
-  query(sql: string, cb: (err: Error | null, rows?: unknown) => void): void;
-  query(sql: string, params: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
-  execute(sql: string, params: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
-  release(): void;
-}
-interface MysqlPool {
-  getConnection(cb: (err: Error | null, conn: MysqlConnection) => void): void;
-}
 
 type Job = { core: (env: CoreEnv) => Core<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -185,9 +177,10 @@ export class DriverWriter {
    */
   async runOne(sql: string, params: unknown[]): Promise<WriteResult> {
     if (!isSqlite(this.ds)) {
-      const pool = (this.ds.driver as unknown as { pool?: MysqlPool & MysqlConnection }).pool;
-      if (!pool) throw new Error('MariaDB write path: no mysql2 pool on the driver (replication is not supported)');
-      const r = (await myExecute(pool, sql, params)) as { affectedRows?: number; insertId?: number };
+      const r = (await myExecute(mysqlPool(this.ds, 'write path'), sql, params)) as {
+        affectedRows?: number;
+        insertId?: number;
+      };
       return { changes: Number(r.affectedRows ?? 0), insertId: Number(r.insertId ?? 0) };
     }
     const db = (this.ds.driver as unknown as { databaseConnection: SqliteDb }).databaseConnection;
@@ -289,9 +282,7 @@ export class DriverWriter {
   // ---- MariaDB ----
 
   private async runMariadb<T>(core: (env: CoreEnv) => Core<T>): Promise<T> {
-    const pool = (this.ds.driver as unknown as { pool?: MysqlPool }).pool;
-    if (!pool) throw new Error('MariaDB write path: no mysql2 pool on the driver (replication is not supported)');
-    const conn = await new Promise<MysqlConnection>((ok, fail) => pool.getConnection((e, c) => (e ? fail(e) : ok(c))));
+    const conn = await mysqlConnection(mysqlPool(this.ds, 'write path'));
     const env: CoreEnv = { lock: ' FOR UPDATE', date: (d) => d };
     let open = false;
     try {
@@ -325,13 +316,6 @@ export class DriverWriter {
     }
   }
 }
-
-const myQuery = (conn: MysqlConnection, sql: string) =>
-  new Promise<unknown>((ok, fail) => conn.query(sql, (e, r) => (e ? fail(e) : ok(r))));
-const myRead = (conn: MysqlConnection, sql: string, params: unknown[]) =>
-  new Promise<unknown>((ok, fail) => conn.query(sql, params, (e, r) => (e ? fail(e) : ok(r))));
-const myExecute = (conn: MysqlConnection, sql: string, params: unknown[]) =>
-  new Promise<unknown>((ok, fail) => conn.execute(sql, params, (e, r) => (e ? fail(e) : ok(r))));
 
 const writers = new WeakMap<DataSource, DriverWriter>();
 

@@ -24,6 +24,7 @@ import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
 import type { Language } from '@accredo/i18n';
 import { AppError } from '../../common/app-error.js';
+import { myExecute, myQuery, mysqlConnection, mysqlPool } from '../../database/mysql-driver.js';
 import { gateExtensionEffect, gateExtensionState } from '../action-extension/gate-extension.js';
 import type { DeviceAuth } from '../../common/request.js';
 import { type GateDevice, GateCache } from './gate-cache.service.js';
@@ -316,12 +317,9 @@ export class GateService implements OnApplicationShutdown {
    * statements (`execute`: mysql2 keeps each prepared once per connection), READ COMMITTED.
    */
   private async executeMariadb(input: ScanInput): Promise<CoreResult> {
-    const pool = (this.ds.driver as unknown as { pool?: MysqlPool }).pool;
-    if (!pool) throw new Error('MariaDB scan path: no mysql2 pool on the driver (replication is not supported)');
+    const pool = mysqlPool(this.ds, 'scan path');
     for (let attempt = 1; ; attempt++) {
-      const conn = await new Promise<MysqlConnection>((ok, fail) =>
-        pool.getConnection((e, c) => (e ? fail(e) : ok(c))),
-      );
+      const conn = await mysqlConnection(pool);
       let open = false;
       try {
         await myQuery(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
@@ -354,19 +352,6 @@ export class GateService implements OnApplicationShutdown {
     }
   }
 }
-
-interface MysqlConnection {
-  query(sql: string, cb: (err: Error | null, rows?: unknown) => void): void;
-  execute(sql: string, params: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
-  release(): void;
-}
-interface MysqlPool {
-  getConnection(cb: (err: Error | null, conn: MysqlConnection) => void): void;
-}
-const myQuery = (conn: MysqlConnection, sql: string) =>
-  new Promise<unknown>((ok, fail) => conn.query(sql, (e, r) => (e ? fail(e) : ok(r))));
-const myExecute = (conn: MysqlConnection, sql: string, params: unknown[]) =>
-  new Promise<unknown>((ok, fail) => conn.execute(sql, params, (e, r) => (e ? fail(e) : ok(r))));
 
 type Outcome = { ok: true; value: CoreResult } | { ok: false; error: unknown };
 type SqliteTransaction<A extends unknown[], T> = { (...args: A): T; immediate(...args: A): T };
