@@ -23,6 +23,8 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     /** print the server's RSS during each import (sampled every 100 ms from /proc) */
     trace: { type: 'boolean', default: false },
+    /** extra node flags for the server child, e.g. --server-args='--trace-gc' */
+    'server-args': { type: 'string', default: '' },
   },
 });
 
@@ -127,7 +129,10 @@ const size = fs.statSync(file).size;
 const self = new URL(import.meta.url).pathname;
 const server = fork(self, ['--child', 'server', '--db', values.db], {
   stdio: 'inherit',
-  execArgv: values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : [],
+  execArgv: [
+    ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []),
+    ...values['server-args'].split(' ').filter(Boolean),
+  ],
 });
 const replies = [];
 server.on('exit', (code, signal) => {

@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
-import type { Core, CoreEnv } from '../action-extension/extension-core.js';
-import { groupDefaultsCore, runCore } from '../action-extension/extension-core.js';
+import { type Core, type CoreEnv, runCore } from '../../database/core-runner.js';
+import { groupDefaultsCore } from '../action-extension/extension-core.js';
 import { isSqlite, sqlDate } from '../device/sql.js';
 import { searchText } from './accreditation.entity.js';
 
@@ -108,25 +108,40 @@ export class Spill {
     this.count += rows.length;
   }
 
-  /** The spilled batches again, in the order written. */
+  /**
+   * The spilled batches again, in the order written. Each line is decoded from the bytes on its
+   * own (a batch's line is some 40 kB, so its text is a young object that dies with the batch):
+   * decoding the whole read chunk made a string of a megabyte per read, allocated in V8's
+   * large-object space, which only a full collection frees (about 40 MiB of them at 100,000 rows).
+   */
   *batches(): Generator<SpillRow[]> {
     if (this.fd === null) return;
-    const chunk = Buffer.alloc(1 << 20);
+    let chunk = Buffer.alloc(1 << 18);
     let position = 0;
-    let rest = '';
+    /** bytes at the start of `chunk` carried over from the last read: a line not yet complete */
+    let carried = 0;
     for (;;) {
-      const n = fs.readSync(this.fd, chunk, 0, chunk.length, position);
-      if (n === 0) break;
+      if (carried === chunk.length) {
+        // a line longer than the buffer: a bigger one
+        const bigger = Buffer.alloc(chunk.length * 2);
+        chunk.copy(bigger, 0, 0, carried);
+        chunk = bigger;
+      }
+      const n = fs.readSync(this.fd, chunk, carried, chunk.length - carried, position);
+      const size = carried + n;
       position += n;
-      const text = rest + chunk.toString('utf8', 0, n);
       let start = 0;
-      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-        if (end > start) yield JSON.parse(text.slice(start, end)) as SpillRow[];
+      for (let end = chunk.indexOf(10, start); end >= 0 && end < size; end = chunk.indexOf(10, start)) {
+        if (end > start) yield JSON.parse(chunk.toString('utf8', start, end)) as SpillRow[];
         start = end + 1;
       }
-      rest = text.slice(start);
+      if (n === 0) {
+        if (size > start) yield JSON.parse(chunk.toString('utf8', start, size)) as SpillRow[];
+        return;
+      }
+      chunk.copy(chunk, 0, start, size);
+      carried = size - start;
     }
-    if (rest) yield JSON.parse(rest) as SpillRow[];
   }
 
   close(): void {
@@ -179,10 +194,41 @@ const PARSER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { Readable } = require('node:stream');
 const WorkbookReader = require(workerData.reader);
+// The shared strings (most of a sheet's texts) kept as UTF-8 in one growing buffer with their
+// offsets, not as one string object each: exceljs's cache holds them as strings sliced from the
+// parser's chunks, which keep those chunks alive too (about 32 MiB of live heap at 100,000 rows).
+let strings = Buffer.alloc(1 << 16);
+let ends = new Uint32Array(1 << 12);
+let stringCount = 0;
+function keepString(text) {
+  const value = text === null || text === undefined ? '' : typeof text === 'object' ? plain(text) : String(text);
+  const at = stringCount ? ends[stringCount - 1] : 0;
+  const size = Buffer.byteLength(value);
+  if (at + size > strings.length) {
+    const bigger = Buffer.alloc(Math.max(strings.length * 2, at + size));
+    strings.copy(bigger, 0, 0, at);
+    strings = bigger;
+  }
+  strings.write(value, at);
+  if (stringCount === ends.length) {
+    const bigger = new Uint32Array(ends.length * 2);
+    bigger.set(ends);
+    ends = bigger;
+  }
+  ends[stringCount++] = at + size;
+}
+function sharedString(index) {
+  if (!(index >= 0 && index < stringCount)) return '';
+  return strings.toString('utf8', index ? ends[index - 1] : 0, ends[index]);
+}
+function plain(value) {
+  return 'richText' in value ? value.richText.map((r) => r.text ?? '').join('') : '';
+}
 function cellText(value) {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value === 'object') {
+    if ('sharedString' in value) return sharedString(value.sharedString).trim();
     if ('richText' in value) return value.richText.map((r) => r.text).join('').trim();
     if ('text' in value) return String(value.text).trim();
     if ('result' in value) return cellText(value.result);
@@ -212,7 +258,7 @@ async function* source() {
 (async () => {
   try {
     const reader = new WorkbookReader(Readable.from(source(), { objectMode: false }), {
-      entries: 'emit', sharedStrings: 'cache', worksheets: 'emit',
+      entries: 'emit', sharedStrings: 'emit', worksheets: 'emit',
     });
     let batch = [];
     const send = async () => {
@@ -223,7 +269,16 @@ async function* source() {
       parentPort.postMessage({ rows: bytes }, [bytes.buffer]);
       batch = [];
     };
-    for await (const sheet of reader) {
+    // parse(), not the reader's iterator (which yields only the sheets): it also yields each shared
+    // string as { index, text }, all before the sheet's rows (exceljs keeps a sheet in a temporary
+    // file until the shared strings are read)
+    for await (const item of reader.parse()) {
+      if (item && typeof item.index === 'number' && 'text' in item) {
+        keepString(item.text);
+        continue;
+      }
+      if (!item || item.eventType !== 'worksheet') continue;
+      const sheet = item.value;
       for await (const row of sheet) {
         // Array.from, not map: an empty cell (a hole) becomes '', where JSON would make it null
         batch.push([row.number, Array.from(row.values.slice(1), cellText)]);

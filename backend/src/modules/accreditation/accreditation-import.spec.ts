@@ -1,0 +1,106 @@
+import { PassThrough, Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { type SheetRow, type SpillRow, sheetRows, Spill } from './accreditation-import.js';
+
+/** A sheet written by exceljs's streaming writer (shared strings, as Excel saves), as bytes. */
+async function xlsx(rows: unknown[][], useSharedStrings = true): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const out = new PassThrough();
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings });
+  const ws = wb.addWorksheet('import');
+  for (const r of rows) ws.addRow(r).commit();
+  ws.commit();
+  await wb.commit();
+  return Buffer.concat(chunks);
+}
+
+async function readAll(file: Buffer, batch?: number): Promise<{ rows: SheetRow[]; batches: number }> {
+  const rows: SheetRow[] = [];
+  let batches = 0;
+  for await (const b of sheetRows(Readable.from([file.subarray(0, 1000), file.subarray(1000)]), batch)) {
+    rows.push(...b);
+    batches++;
+  }
+  return { rows, batches };
+}
+
+describe('the import parser worker (issue 16)', () => {
+  it('reads shared strings (kept as UTF-8 bytes in the worker) as exceljs reads them: diacritics, rich text, entities, spaces', async () => {
+    const sheet = [
+      ['firstname', 'lastname', 'email'],
+      ['Žluťoučký kůň', { richText: [{ text: 'Bold ', font: { bold: true } }, { text: 'part' }] }, 'a & <b> "q"'],
+      ['  spaced  ', 12, null, '', '日本語 😀'],
+      ['Žluťoučký kůň', 'again', 'a & <b> "q"'],
+    ];
+    const { rows } = await readAll(await xlsx(sheet));
+    expect(rows).toEqual([
+      [1, ['firstname', 'lastname', 'email']],
+      [2, ['Žluťoučký kůň', 'Bold part', 'a & <b> "q"']],
+      [3, ['spaced', '12', '', '', '日本語 😀']],
+      [4, ['Žluťoučký kůň', 'again', 'a & <b> "q"']],
+    ]);
+    // inline strings (no shared strings part) read the same (exceljs reads an inline rich text's
+    // last run only, so none here)
+    const inline = await readAll(await xlsx([sheet[0], ['Žluťoučký kůň', 'a & <b> "q"', '  x ']], false));
+    expect(inline.rows).toEqual([
+      [1, ['firstname', 'lastname', 'email']],
+      [2, ['Žluťoučký kůň', 'a & <b> "q"', 'x']],
+    ]);
+  });
+
+  it('hands over every row of a larger sheet in batches, in order', async () => {
+    const sheet = Array.from({ length: 2000 }, (_, i) => [`First${i}`, `Last${i}`, `p${i}@example.com`, `Co ${i % 7}`]);
+    const { rows, batches } = await readAll(await xlsx(sheet), 250);
+    expect(batches).toBe(8);
+    expect(rows.length).toBe(2000);
+    expect(rows[0]).toEqual([1, ['First0', 'Last0', 'p0@example.com', 'Co 0']]);
+    expect(rows[1999]).toEqual([2000, ['First1999', 'Last1999', 'p1999@example.com', 'Co 4']]);
+  });
+});
+
+describe('the spill file between the import phases', () => {
+  const row = (i: number, note = ''): SpillRow => [
+    `Jméno${i}`,
+    `Příjmení${i}`,
+    `p${i}@example.com`,
+    `jmeno${i} prijmeni${i}`,
+    `CODE${i}`,
+    JSON.stringify({ 1: note || `note ${i}` }),
+    i % 2 ? i : null,
+    i % 2 ? `photo${i}.jpg` : null,
+    'cs',
+    i % 3 ? 7 : null,
+    [1, 2],
+    [1, note || `note ${i}`],
+  ];
+
+  it('gives back every batch as written, across read chunks and with a line longer than a chunk', () => {
+    const spill = new Spill();
+    try {
+      const written: SpillRow[][] = [];
+      let i = 0;
+      // ~3,000 batches of a few rows: many 256 kB reads, lines cut at every place
+      for (let b = 0; b < 3000; b++) {
+        const batch = Array.from({ length: 1 + (b % 5) }, () => row(i++));
+        written.push(batch);
+        spill.write(batch);
+      }
+      // one line of ~600 kB (longer than the read buffer), then a short one
+      const long = [row(i++, 'ž'.repeat(300_000))];
+      written.push(long);
+      spill.write(long);
+      written.push([row(i++)]);
+      spill.write([row(i - 1)]);
+      expect(spill.count).toBe(i);
+      const read = [...spill.batches()];
+      expect(read.length).toBe(written.length);
+      expect(read).toEqual(written);
+      // and again: the file is read from its start each time
+      expect([...spill.batches()].length).toBe(written.length);
+    } finally {
+      spill.close();
+    }
+  });
+});
