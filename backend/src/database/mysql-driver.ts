@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 
 /**
- * mysql2 as the raw write paths use it (the gate's scan, the registration writer): a connection of
- * TypeORM's pool for a transaction of their own, and its calls as promises.
+ * mysql2 as the raw write paths use it (core-runner.ts): a connection of TypeORM's pool for a
+ * transaction of their own, and its calls as promises.
  */
 export interface MysqlConnection {
   query(sql: string, cb: (err: Error | null, rows?: unknown) => void): void;
@@ -28,8 +28,8 @@ export const mysqlConnection = (pool: MysqlPool) =>
 export const myQuery = (conn: MysqlConnection, sql: string) =>
   new Promise<unknown>((ok, fail) => conn.query(sql, (e, r) => (e ? fail(e) : ok(r))));
 
-/** A read by the text protocol (a BIGINT needs no `long` package there). */
-export const myRead = (conn: MysqlConnection, sql: string, params: unknown[]) =>
+/** A statement by the text protocol, escaped by mysql2 (a BIGINT read needs no `long` package there). */
+export const myText = (conn: MysqlConnection, sql: string, params: unknown[]) =>
   new Promise<unknown>((ok, fail) => conn.query(sql, params, (e, r) => (e ? fail(e) : ok(r))));
 
 /** A server-side prepared statement (mysql2 keeps it per connection). */

@@ -1,4 +1,6 @@
 import type { DataSource } from 'typeorm';
+import { sqliteConnection, sqliteStatement } from './core-runner.js';
+import { myExecute, mysqlPool } from './mysql-driver.js';
 
 /**
  * Reads by prepared statements on the driver, outside TypeORM's query building and result mapping
@@ -7,20 +9,10 @@ import type { DataSource } from 'typeorm';
  * server-side prepared statement, kept by mysql2 once per connection). Rows come back as the
  * driver gives them (SQLite: datetimes as UTC text, booleans 0/1; MariaDB: Date, 0/1): read them
  * with sql.ts's readDate/readJson. For reads only: writes that must be one transaction take a
- * connection of their own (see GateService).
+ * connection of their own (core-runner.ts).
  */
 export interface PreparedReader {
   all<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]>;
-}
-
-interface SqliteStatement {
-  all(...params: unknown[]): unknown[];
-}
-interface SqliteDb {
-  prepare(sql: string): SqliteStatement;
-}
-interface MysqlPool {
-  execute(sql: string, params: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
 }
 
 const readers = new WeakMap<DataSource, PreparedReader>();
@@ -36,34 +28,19 @@ export function preparedReader(ds: DataSource): PreparedReader {
 }
 
 function sqliteReader(ds: DataSource): PreparedReader {
-  let statements = new Map<string, SqliteStatement>();
-  let owner: SqliteDb | undefined;
   return {
     async all<T>(sql: string, params: unknown[]): Promise<T[]> {
-      const db = (ds.driver as unknown as { databaseConnection: SqliteDb }).databaseConnection;
-      // statements belong to their connection: a new one (after a reconnect) prepares them again
-      if (db !== owner) {
-        owner = db;
-        statements = new Map();
-      }
-      let stmt = statements.get(sql);
-      if (!stmt) {
-        stmt = db.prepare(sql);
-        statements.set(sql, stmt);
-      }
-      return stmt.all(...params) as T[];
+      // the connection's statement cache, shared with the write runner (a new connection after a
+      // reconnect prepares again)
+      return sqliteStatement(sqliteConnection(ds), sql).all(params) as T[];
     },
   };
 }
 
 function mysqlReader(ds: DataSource): PreparedReader {
   return {
-    all<T>(sql: string, params: unknown[]): Promise<T[]> {
-      const pool = (ds.driver as unknown as { pool?: MysqlPool }).pool;
-      if (!pool) return Promise.reject(new Error('prepared reads: no mysql2 pool on the driver'));
-      return new Promise((resolve, reject) =>
-        pool.execute(sql, params, (err, rows) => (err ? reject(err) : resolve(rows as T[]))),
-      );
+    async all<T>(sql: string, params: unknown[]): Promise<T[]> {
+      return (await myExecute(mysqlPool(ds, 'prepared reads'), sql, params)) as T[];
     },
   };
 }

@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
  * fail, SQLite's own checkpoint still bounds the log, as before, only later.
  *
  * Durability is unchanged: a checkpoint syncs the log before it copies it and the database file
- * after; the answers of a scan still wait for their own sync of the log (gate.service.ts WalSync).
+ * after; the answers of a scan still wait for their own sync of the log (sqlite-wal-sync.ts).
  */
 export const CHECK_MS = 100;
 export const FALLBACK_PAGES = 8_000;

@@ -32,7 +32,8 @@ import { ImageEntity } from '../image/image.entity.js';
 import { ImageService } from '../image/image.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
-import { type AfterInsert, createCore, type NewPerson, writerOf } from './registration-write.js';
+import { type AfterInsert, createCore, type NewPerson } from './registration-write.js';
+import { coreRunner } from '../../database/core-runner.js';
 import { AccreditationHistoryService } from './accreditation-history.service.js';
 import { EntranceEntity, localDay, subjectTimeZone } from './entrance.entity.js';
 import {
@@ -187,7 +188,7 @@ export class AccreditationService {
       person.bc = randomCode(16);
       person.search = searchText(person);
       try {
-        const { id, customId } = await writerOf(this.ds).run((env) => createCore(env, person, options.afterInsert));
+        const { id, customId } = await coreRunner(this.ds).run((env) => createCore(env, person, options.afterInsert));
         return { id, customId, actionId: action.id, row: { ...person, id, customId } };
       } catch (err) {
         if (isEmailConflict(err)) throw emailExists();

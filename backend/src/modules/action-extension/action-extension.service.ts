@@ -51,7 +51,8 @@ import {
   ExtensionOptionEntity,
   GroupExtensionEntity,
 } from './action-extension.entity.js';
-import { assignCore, runCore } from './extension-core.js';
+import { runCore } from '../../database/core-runner.js';
+import { assignCore } from './extension-core.js';
 
 const EMPTY: MultiText = { cs: '', sk: '', en: '', de: '' };
 

@@ -1,85 +1,21 @@
 import type { UserExtensionItem } from '@accredo/domain';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
-import { isSqlite, sqlDate } from '../device/sql.js';
+import { type Core, type CoreEnv, readStep as all, runCore, writeStep as run } from '../../database/core-runner.js';
 
 /**
  * The writes of people's extension items that must hold capacities under races (issue 14: two
- * admins, an import and a crowd registering online never take the last place twice). The steps
- * are a generator of SQL statements, run
+ * admins, an import and a crowd registering online never take the last place twice), as cores of
+ * SQL statements run by database/core-runner.ts:
  * - on SQLite synchronously on the raw better-sqlite3 connection: no other JavaScript runs between
- *   the counts and the inserts, inside BEGIN IMMEDIATE when no transaction is open (the one
- *   connection of TypeORM is shared, and its async transactions interleave; see gate.service.ts),
- *   or as part of the caller's open transaction (an accreditation being created or imported);
+ *   the counts and the inserts, in the runner's BEGIN IMMEDIATE or as part of the caller's open
+ *   transaction (an accreditation being created or imported);
  * - on MariaDB awaited, with the items' rows locked (SELECT … FOR UPDATE, in id order) before the
  *   assignments are counted by locking reads, in a READ COMMITTED transaction of its own or the
  *   caller's.
  */
 
-export type Step = { sql: string; params: unknown[]; kind: 'all' | 'run' };
-export type RunResult = { changes: number };
-const all = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'all' });
-const run = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'run' });
-// biome-ignore lint/suspicious/noExplicitAny: each step's result is typed where it is used
-export type Core<T> = Generator<Step, T, any>;
-
-export interface CoreEnv {
-  /** ' FOR UPDATE' on MariaDB, '' on SQLite (one writer) */
-  lock: string;
-  date: (d: Date) => unknown;
-}
-
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-
-interface SqliteDb {
-  inTransaction: boolean;
-  prepare(sql: string): { all(...p: unknown[]): unknown[]; run(...p: unknown[]): RunResult };
-  transaction<T>(fn: () => T): { (): T; immediate(): T };
-}
-
-/** Runs a core on either database; inside `m`'s open transaction when given one. */
-export async function runCore<T>(ds: DataSource, m: EntityManager | null, core: (env: CoreEnv) => Core<T>): Promise<T> {
-  if (isSqlite(ds)) {
-    const db = (ds.driver as unknown as { databaseConnection: SqliteDb }).databaseConnection;
-    const env: CoreEnv = { lock: '', date: (d) => sqlDate(ds, d) };
-    const exec = () => {
-      const gen = core(env);
-      let step = gen.next();
-      while (!step.done) {
-        const s = step.value;
-        const stmt = db.prepare(s.sql);
-        step = gen.next(s.kind === 'all' ? stmt.all(...s.params) : stmt.run(...s.params));
-      }
-      return step.value;
-    };
-    if (m?.queryRunner?.isTransactionActive) return exec();
-    // let an open transaction of another request finish, then one synchronous BEGIN IMMEDIATE
-    while (db.inTransaction) await new Promise((r) => setImmediate(r));
-    return db.transaction(exec).immediate();
-  }
-  const env: CoreEnv = { lock: ' FOR UPDATE', date: (d) => d };
-  const exec = async (em: EntityManager) => {
-    const gen = core(env);
-    let step = gen.next();
-    while (!step.done) {
-      const s = step.value;
-      const raw = await em.query(s.sql, s.params);
-      step = gen.next(
-        s.kind === 'all' ? raw : ({ changes: Number((raw as { affectedRows?: number }).affectedRows ?? 0) } as never),
-      );
-    }
-    return step.value;
-  };
-  if (m?.queryRunner?.isTransactionActive) return exec(m);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ds.transaction('READ COMMITTED', exec);
-    } catch (err) {
-      if (/deadlock|lock wait timeout/i.test(String((err as Error)?.message)) && attempt < 5) continue;
-      throw err;
-    }
-  }
-}
 
 export interface AssignScope {
   subjectId: number;

@@ -1,17 +1,14 @@
 import { type Effect, localDay, type MealSlot, type ParkingHold } from '@accredo/access';
 import type { DataSource } from 'typeorm';
 import { readDate } from '../device/sql.js';
-import type { Core, Step } from './extension-core.js';
+import { type Core, readStep as all, writeStep as run } from '../../database/core-runner.js';
 
 /**
  * What a gate in mode 4 (meal) or 5 (parking) reads and writes of a person's extension items, as
- * statements of the scan's transaction (gate.service.ts runs them synchronously on SQLite and
+ * statements of the scan's transaction (run by database/core-runner.ts: synchronously on SQLite and
  * awaited on MariaDB, after the person's row is locked). The SQL texts are fixed, so the gate's
  * prepared-statement cache stays small. docs/extensions.md, docs/access-control.md D14/D15.
  */
-
-const all = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'all' });
-const run = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'run' });
 
 const MEALS =
   'SELECT e.id AS id, i.date AS date, i.timeFrom AS timeFrom, i.timeTo AS timeTo, e.dateUsed AS dateUsed FROM accreditation_extension e JOIN extension_item i ON i.id = e.itemId WHERE e.accreditationId = ? AND e.type = 1';

@@ -17,18 +17,24 @@ import {
   isAccreditationCode,
 } from '@accredo/domain';
 import { hash } from 'node:crypto';
-import fs from 'node:fs';
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
 import type { Language } from '@accredo/i18n';
 import { AppError } from '../../common/app-error.js';
-import { myExecute, myQuery, mysqlConnection, mysqlPool } from '../../database/mysql-driver.js';
+import {
+  type Core,
+  type CoreEnv,
+  coreRunner,
+  readStep as all,
+  type WriteResult,
+  writeStep as run,
+} from '../../database/core-runner.js';
 import { gateExtensionEffect, gateExtensionState } from '../action-extension/gate-extension.js';
 import type { DeviceAuth } from '../../common/request.js';
 import { type GateDevice, GateCache } from './gate-cache.service.js';
-import { isSqlite, readDate, readJson, sqlDate } from './sql.js';
+import { isSqlite, readDate, readJson } from './sql.js';
 
 type Lang = Language;
 
@@ -46,12 +52,6 @@ export interface ScanAnswer extends GateDecisionShown {
   offline: boolean;
   violation: boolean;
 }
-
-/** A statement of the scan's transaction; the runner executes it on either database. */
-type Step = { sql: string; params: unknown[]; kind: 'all' | 'run' };
-type RunResult = { changes: number };
-const all = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'all' });
-const run = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'run' });
 
 interface ScanInput {
   gate: GateDevice;
@@ -77,10 +77,11 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
  * The gate's online decision and the offline upload (issue 11, docs/device-protocol.md). The
- * reads, the engine's decision and its writes are one short transaction of a few raw statements:
+ * reads, the engine's decision and its writes are one short transaction of a few raw statements
+ * (scanCore, run by database/core-runner.ts):
  * - SQLite: prepared statements run synchronously inside BEGIN IMMEDIATE (one writer, and no other
  *   JavaScript runs between the reads and the writes), after any open transaction of the shared
- *   connection has finished; scans arriving together share the transaction (group commit);
+ *   connection has finished; writes arriving together share the transaction (group commit);
  * - MariaDB: READ COMMITTED with the person's row locked (SELECT … FOR UPDATE) before the entry
  *   log and the credit are read, so concurrent scans of one person are decided one after another.
  * The unique (device, nonce) of device_scan makes a replay write nothing (D16); a duplicate in
@@ -88,15 +89,8 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
  * and answers the stored decision.
  */
 @Injectable()
-export class GateService implements OnApplicationShutdown {
+export class GateService {
   private readonly inFlight = new Map<string, Promise<unknown>>();
-  private readonly queue: { input: ScanInput; resolve: (r: CoreResult) => void; reject: (e: unknown) => void }[] = [];
-  private flushing = false;
-  private readonly statements = new Map<string, { all(...p: unknown[]): unknown[]; run(...p: unknown[]): RunResult }>();
-  /** SQLite in WAL mode on a file: its log, synced off the event loop after each batch's commit (null: not used). */
-  private wal: WalSync | null | undefined;
-  private batchTx: SqliteTransaction<[{ input: ScanInput }[], Outcome[]], void> | undefined;
-  private batchTxDb: SqliteDb | undefined;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -203,273 +197,20 @@ export class GateService implements OnApplicationShutdown {
     }
   }
 
-  private async execute(input: ScanInput): Promise<CoreResult> {
-    if (isSqlite(this.ds)) return this.executeSqlite(input);
-    return this.executeMariadb(input);
-  }
-
   /**
-   * SQLite: scans that arrive together are decided one after another inside ONE transaction
-   * (group commit). Each scan is a savepoint of its own, so a scan that fails rolls back only its
-   * writes; every answer goes out after the commit AND the sync of the log that holds it, so nothing
-   * is answered that a power cut could take back. The sync is paid once per batch; in WAL mode on a
-   * file it runs off the event loop (`WalSync`), so the next batch is decided while the disk works.
+   * The scan's core in a transaction of database/core-runner.ts: on SQLite in the group commit of
+   * the writes arriving with it, each scan a savepoint, answered once the batch is committed and
+   * its log is on the disk (WalSync: nothing is answered that a power cut could take back); on
+   * MariaDB its reads as prepared statements too (they hold no COUNT), run again when a duplicate
+   * of its nonce committed first on another instance (it then answers what that one stored).
    */
-  private executeSqlite(input: ScanInput): Promise<CoreResult> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ input, resolve, reject });
-      if (!this.flushing) {
-        this.flushing = true;
-        setImmediate(() => void this.flush());
-      }
+  private execute(input: ScanInput): Promise<CoreResult> {
+    return coreRunner(this.ds).run((env) => scanCore(env, input), {
+      prepared: 'all',
+      retry: (message) => /UQ_device_scan_device_nonce|Duplicate entry/i.test(message),
     });
   }
-
-  private async flush(): Promise<void> {
-    const db = (this.ds.driver as unknown as { databaseConnection: SqliteDb }).databaseConnection;
-    try {
-      // The connection is shared with TypeORM: let an open transaction of another request finish.
-      while (db.inTransaction) await new Promise((r) => setImmediate(r));
-      if (this.wal === undefined) this.wal = WalSync.open(db);
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, BATCH_MAX);
-        const outcomes: Outcome[] = [];
-        // the log is synced below, off the event loop, not inside COMMIT (null: as the connection does)
-        const wal = this.wal;
-        try {
-          wal?.begin();
-          this.batchTransaction(db).immediate(batch, outcomes);
-        } catch (error) {
-          for (const item of batch) item.reject(error);
-          continue;
-        } finally {
-          wal?.end();
-        }
-        const settle = () =>
-          batch.forEach((item, i) => {
-            const o = outcomes[i];
-            if (o.ok) item.resolve(o.value);
-            else item.reject(o.error);
-          });
-        if (wal)
-          wal.sync(settle, (error) => {
-            for (const item of batch) item.reject(error);
-          });
-        else settle();
-      }
-    } finally {
-      this.flushing = false;
-      if (this.queue.length) {
-        this.flushing = true;
-        setImmediate(() => void this.flush());
-      }
-    }
-  }
-
-  /**
-   * The batch's transaction and each scan's savepoint, made once (better-sqlite3 builds a wrapper
-   * of four functions per `transaction()` call): a scan that throws rolls back its savepoint only.
-   */
-  private batchTransaction(db: SqliteDb) {
-    if (!this.batchTx || this.batchTxDb !== db) {
-      const scan = db.transaction((input: ScanInput) => this.runSync(db, input));
-      this.batchTx = db.transaction((batch: { input: ScanInput }[], outcomes: Outcome[]) => {
-        for (const item of batch) {
-          try {
-            outcomes.push({ ok: true, value: scan(item.input) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
-      });
-      this.batchTxDb = db;
-    }
-    return this.batchTx;
-  }
-
-  onApplicationShutdown(): void {
-    this.wal?.close();
-    this.wal = undefined;
-  }
-
-  private runSync(db: SqliteDb, input: ScanInput): CoreResult {
-    const gen = scanCore(input, '', (d) => sqlDate(this.ds, d));
-    let step = gen.next();
-    while (!step.done) {
-      const s = step.value;
-      const stmt = this.prepared(db, s.sql);
-      step = gen.next(s.kind === 'all' ? stmt.all(...s.params) : stmt.run(...s.params));
-    }
-    return step.value;
-  }
-
-  private prepared(db: SqliteDb, sql: string) {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = db.prepare(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
-  }
-
-  /**
-   * MariaDB: one connection of TypeORM's mysql2 pool, the statements as server-side prepared
-   * statements (`execute`: mysql2 keeps each prepared once per connection), READ COMMITTED.
-   */
-  private async executeMariadb(input: ScanInput): Promise<CoreResult> {
-    const pool = mysqlPool(this.ds, 'scan path');
-    for (let attempt = 1; ; attempt++) {
-      const conn = await mysqlConnection(pool);
-      let open = false;
-      try {
-        await myQuery(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
-        await myQuery(conn, 'START TRANSACTION');
-        open = true;
-        const gen = scanCore(input, ' FOR UPDATE', (d) => d);
-        let step = gen.next();
-        while (!step.done) {
-          const s = step.value;
-          const raw = await myExecute(conn, s.sql, s.params);
-          step = gen.next(
-            s.kind === 'all'
-              ? raw
-              : ({ changes: Number((raw as { affectedRows?: number }).affectedRows ?? 0) } as never),
-          );
-        }
-        await myQuery(conn, 'COMMIT');
-        open = false;
-        return step.value;
-      } catch (err) {
-        if (open) await myQuery(conn, 'ROLLBACK').catch(() => undefined);
-        const message = String((err as Error)?.message);
-        // A duplicate of this nonce committed first (another instance): answer what it stored.
-        if (/UQ_device_scan_device_nonce|Duplicate entry/i.test(message) && attempt < 3) continue;
-        if (/deadlock|lock wait timeout/i.test(message) && attempt < 5) continue;
-        throw err;
-      } finally {
-        conn.release();
-      }
-    }
-  }
 }
-
-type Outcome = { ok: true; value: CoreResult } | { ok: false; error: unknown };
-type SqliteTransaction<A extends unknown[], T> = { (...args: A): T; immediate(...args: A): T };
-
-interface SqliteDb {
-  name: string;
-  memory: boolean;
-  inTransaction: boolean;
-  prepare(sql: string): { all(...p: unknown[]): unknown[]; run(...p: unknown[]): RunResult };
-  pragma(sql: string, options?: { simple: boolean }): unknown;
-  transaction<A extends unknown[], T>(fn: (...args: A) => T): SqliteTransaction<A, T>;
-}
-
-/**
- * The durability of a scan batch without blocking the event loop for the disk. An answered scan
- * opens a gate or takes money, so its batch must be on the disk before the answers go out (as the
- * station does for its offline scans, docs/station.md): a power cut must not give back an entrance
- * or a deduction that was answered. In WAL mode, `synchronous = FULL` does that inside COMMIT (an
- * fsync of the log: ~1 ms of an idle disk, much more of a busy one, during which the only thread
- * serves nothing), and `NORMAL` does not sync at all; better-sqlite3 is built with
- * SQLITE_DEFAULT_WAL_SYNCHRONOUS=1, so a connection that opens a database already in WAL mode is at
- * NORMAL. Here the batch commits without a sync (at FULL or EXTRA the level is lowered to NORMAL
- * around the scan batch's COMMIT only, outside any transaction, and restored at once) and the log is
- * then `fdatasync`ed on libuv's thread pool; the batch's answers go out when that sync has returned,
- * so an answered scan is on the disk as with FULL, while the next batch is decided (it may read this
- * one's rows; its own answers wait for its own sync, which covers both). A checkpoint syncs the log
- * before it copies it, whatever the level. Not used for a memory database, another journal mode, or
- * `synchronous = OFF` (chosen explicitly: no durability asked).
- */
-class WalSync {
-  private fd: number | null = null;
-
-  private constructor(
-    private readonly path: string,
-    /** the connection's level is FULL or EXTRA: lowered to NORMAL around the batch's COMMIT */
-    private readonly lower: { run(): unknown } | null,
-    private readonly restore: { run(): unknown } | null,
-  ) {}
-
-  static open(db: SqliteDb): WalSync | null {
-    try {
-      if (db.memory || !db.name || db.name === ':memory:') return null;
-      if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
-      const level = Number(db.pragma('synchronous', { simple: true }));
-      if (!(level >= 1 && level <= 3)) return null;
-      const prepare = (sql: string) => db.prepare(sql) as unknown as { run(): unknown };
-      return level >= 2
-        ? new WalSync(`${db.name}-wal`, prepare('PRAGMA synchronous = 1'), prepare(`PRAGMA synchronous = ${level}`))
-        : new WalSync(`${db.name}-wal`, null, null);
-    } catch {
-      return null;
-    }
-  }
-
-  /** Before BEGIN. */
-  begin(): void {
-    this.lower?.run();
-  }
-
-  /** After COMMIT (or its failure): the connection's own level again for every other write. */
-  end(): void {
-    this.restore?.run();
-  }
-
-  /**
-   * The log on disk, then `done`; a failed sync fails the batch's answers (a replay answers them
-   * later). At most one sync runs at a time: a batch committed while one runs may not be covered by
-   * it (it may have started before the batch's write), so it waits for the next, which starts when
-   * the running one returns and covers every batch committed meanwhile (group commit of the syncs:
-   * under a busy disk one sync instead of one per batch, less of the disk and of the thread pool).
-   */
-  sync(done: () => void, failed: (error: unknown) => void): void {
-    this.waiting.push({ done, failed });
-    if (!this.running) this.next();
-  }
-
-  private waiting: { done: () => void; failed: (error: unknown) => void }[] = [];
-  private running = false;
-
-  private next(): void {
-    const batch = this.waiting;
-    if (!batch.length) return;
-    this.waiting = [];
-    let fd: number;
-    try {
-      // a log deleted and made again (only when every connection closed) is a new file
-      if (this.fd !== null && fs.fstatSync(this.fd).nlink === 0) this.close();
-      this.fd ??= fs.openSync(this.path, 'r+');
-      fd = this.fd;
-    } catch (error) {
-      this.close();
-      for (const w of batch) w.failed(error);
-      return;
-    }
-    this.running = true;
-    fs.fdatasync(fd, (error) => {
-      this.running = false;
-      for (const w of batch) {
-        if (error) w.failed(error);
-        else w.done();
-      }
-      this.next();
-    });
-  }
-
-  close(): void {
-    if (this.fd === null) return;
-    try {
-      fs.closeSync(this.fd);
-    } catch {
-      // already closed
-    }
-    this.fd = null;
-  }
-}
-
-/** At most this many scans share one SQLite transaction. */
-const BATCH_MAX = 256;
 
 /** SHA-256 hex of what a replay must repeat (crypto.hash: one call, no Hash object). */
 function requestHash(code: string, direction: string, amount: number | null): string {
@@ -525,12 +266,8 @@ const storedCode = (raw: string) =>
  * engine's decision, its effects and the scan row. A generator of statements so that the same
  * steps run synchronously on SQLite and awaited on MariaDB.
  */
-function* scanCore(
-  input: ScanInput,
-  lock: string,
-  date: (d: Date) => unknown,
-  // biome-ignore lint/suspicious/noExplicitAny: each step's result is typed where it is used
-): Generator<Step, CoreResult, any> {
+function* scanCore(env: CoreEnv, input: ScanInput): Core<CoreResult> {
+  const { lock, date } = env;
   const { gate } = input;
   const prev = (yield all('SELECT requestHash, decision FROM device_scan WHERE deviceId = ? AND nonce = ?', [
     gate.deviceId,
@@ -672,7 +409,7 @@ function* scanCore(
             : run(
                 'UPDATE accreditation SET credit = COALESCE(credit, 0) - ?, updatedAt = ? WHERE id = ? AND COALESCE(credit, 0) >= ?',
                 [amount, date(new Date()), person.id, amount],
-              )) as RunResult;
+              )) as WriteResult;
           if (!res.changes) throw new AppError('CREDIT_NOT_ENOUGH');
           if (shown) shown.credit = Math.max(CREDIT_FLOOR, person.credit - amount);
         }

@@ -73,7 +73,7 @@ export function leanScan() {
       const fastifyListener = listeners[0];
       const parse = fastify.getDefaultJsonParser('error', 'error');
       const lean = core;
-      const messages = errorMessages();
+      const messages = routeMessages();
       let open = true;
       fastify.addHook('preClose', (done) => {
         open = false;
@@ -178,7 +178,7 @@ export function createLeanScanHandler(sessions: DeviceSessions, gate: GateServic
 
 /** The Fastify handler around the core (the route as Nest declared it; requests the raw path leaves). */
 function leanScanHandler(core: LeanCore): LeanHandler {
-  const messages = errorMessages();
+  const messages = routeMessages();
   return async (req, reply) => {
     try {
       const answer = await core(req.headers, req.body);
@@ -209,6 +209,13 @@ function createLeanScanCore(sessions: DeviceSessions, gate: GateService): LeanCo
 }
 
 type ErrorMessages = (lang: string, code: ErrorCode) => string;
+
+let shared: ErrorMessages | undefined;
+/** The route's messages, made on first use and shared by the raw path and the Fastify handler. */
+const routeMessages = (): ErrorMessages => {
+  shared ??= errorMessages();
+  return shared;
+};
 
 /** The messages of the errors this route gives, per language, translated once. */
 function errorMessages(): ErrorMessages {

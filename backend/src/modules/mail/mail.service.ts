@@ -9,8 +9,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { type Job, Queue, Worker } from 'bullmq';
 import { type EntityManager, In, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import type { Step } from '../action-extension/extension-core.js';
-import { writerOf } from '../accreditation/registration-write.js';
+import { coreRunner, type Step } from '../../database/core-runner.js';
 import { sqlDate } from '../device/sql.js';
 import { codeImages } from './code-images.js';
 import { MailQueueEntity } from './mail-queue.entity.js';
@@ -526,7 +525,7 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Writes by prepared statements on the driver (accreditation/registration-write.ts). */
   private get writer() {
-    return writerOf(this.queue.manager.connection);
+    return coreRunner(this.queue.manager.connection);
   }
 
   private async attachments(mail: MailQueueEntity) {

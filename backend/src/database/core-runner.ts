@@ -1,0 +1,339 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { isSqlite, sqlDate } from '../modules/device/sql.js';
+import { type MysqlConnection, myExecute, myQuery, myText, mysqlConnection, mysqlPool } from './mysql-driver.js';
+import { WalSync } from './sqlite-wal-sync.js';
+
+/**
+ * The one runner of the raw write paths (the gate's scan and offline upload, a new person's create,
+ * the extension items' capacities, the import's write, the mail queue's claims). A write is a
+ * generator of SQL statements (a "core"): it yields each statement and gets its result back, so the
+ * same steps run
+ * - on SQLite synchronously on the raw better-sqlite3 connection, each statement prepared once per
+ *   text and kept (`sqliteStatement`): no other JavaScript runs between a step and the next, so the
+ *   reads a decision is based on cannot change before its writes (one writer). Cores that arrive
+ *   together share one BEGIN IMMEDIATE (group commit), each in a savepoint of its own, so one that
+ *   fails (an e-mail taken, a code used up) rolls back alone; the batch's answers go out after the
+ *   commit and, in WAL mode on a file, after `WalSync` has put the log on the disk (so an answered
+ *   write survives a power cut, without blocking the event loop for the sync);
+ * - on MariaDB awaited on one connection of TypeORM's mysql2 pool, in a READ COMMITTED transaction
+ *   whose cores lock what they decide on (`env.lock` = ' FOR UPDATE'), retried a bounded number of
+ *   times on a deadlock or a lock wait timeout.
+ * One runner per data source (`coreRunner`), so every raw write of a process shares one SQLite
+ * queue: scans, registrations and item assignments are decided one after another.
+ */
+
+/** A statement of a core: `all` answers rows, `run` a WriteResult. */
+export type Step = { sql: string; params: unknown[]; kind: 'all' | 'run' };
+/** What a write step gets back: the changed rows and the new row's id. */
+export interface WriteResult {
+  changes: number;
+  insertId: number;
+}
+// biome-ignore lint/suspicious/noExplicitAny: each step's result is typed where it is used
+export type Core<T> = Generator<Step, T, any>;
+
+export interface CoreEnv {
+  /** ' FOR UPDATE' on MariaDB, '' on SQLite (one writer) */
+  lock: string;
+  /** a datetime parameter as the database takes it (sql.ts sqlDate) */
+  date: (d: Date) => unknown;
+}
+
+export const readStep = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'all' });
+export const writeStep = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'run' });
+
+export interface RunOptions {
+  /**
+   * MariaDB: which statements go as server-side prepared statements (mysql2's `execute`, binary
+   * protocol, prepared once per connection and text) rather than by the text protocol:
+   * - 'writes' (the default): the writes; reads by text, because the binary protocol reads a BIGINT
+   *   (a COUNT) through the `long` package, which not every loader gives mysql2;
+   * - 'all': reads too, for a hot path whose reads hold no COUNT (the gate's scan);
+   * - 'none': for cores whose texts vary with their data (a batch's multi-row INSERT): each text
+   *   prepared would stay on the server, which holds at most max_prepared_stmt_count of them.
+   */
+  prepared?: 'writes' | 'all' | 'none';
+  /** MariaDB: an error (its message) after which the core is run again from the start, at most twice */
+  retry?: (message: string) => boolean;
+}
+
+interface SqliteStatement {
+  all(params: unknown[]): unknown[];
+  run(params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+}
+interface SqliteTransaction<A extends unknown[], T> {
+  (...args: A): T;
+  immediate(...args: A): T;
+}
+interface SqliteDb {
+  name: string;
+  memory: boolean;
+  inTransaction: boolean;
+  prepare(sql: string): SqliteStatement;
+  pragma(sql: string, options?: { simple: boolean }): unknown;
+  transaction<A extends unknown[], T>(fn: (...args: A) => T): SqliteTransaction<A, T>;
+  close(): unknown;
+}
+
+/** A cache holds at most this many statements; texts vary only with a list's length, odd ones are dropped. */
+const STATEMENTS_MAX = 500;
+const statementCaches = new WeakMap<object, Map<string, SqliteStatement>>();
+
+/**
+ * The connection's prepared statement of this text, prepared once and kept (per connection: a new
+ * one after a reconnect prepares again). Shared by the runner and the prepared reads (prepared.ts).
+ */
+export function sqliteStatement(db: { prepare(sql: string): unknown }, sql: string): SqliteStatement {
+  let cache = statementCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    statementCaches.set(db, cache);
+  }
+  let stmt = cache.get(sql);
+  if (!stmt) {
+    stmt = db.prepare(sql) as SqliteStatement;
+    if (cache.size >= STATEMENTS_MAX) cache.clear();
+    cache.set(sql, stmt);
+  }
+  return stmt;
+}
+
+/** The raw better-sqlite3 connection under TypeORM's driver. */
+export const sqliteConnection = <T = SqliteDb>(ds: DataSource): T =>
+  (ds.driver as unknown as { databaseConnection: T }).databaseConnection;
+
+/** Runs a core's steps synchronously on a SQLite connection (inside whatever transaction is open). */
+function runSqliteSync<T>(db: SqliteDb, core: Core<T>): T {
+  let step = core.next();
+  while (!step.done) {
+    const s = step.value;
+    const stmt = sqliteStatement(db, s.sql);
+    // an array binds its items as the anonymous parameters (no spread of a batch's thousands)
+    if (s.kind === 'all') step = core.next(stmt.all(s.params));
+    else {
+      const r = stmt.run(s.params);
+      step = core.next({ changes: r.changes, insertId: Number(r.lastInsertRowid) } satisfies WriteResult);
+    }
+  }
+  return step.value;
+}
+
+/** Runs a core's steps awaited on a MariaDB connection (inside its open transaction). */
+async function runMysql<T>(conn: MysqlConnection, core: Core<T>, prepared: RunOptions['prepared']): Promise<T> {
+  let step = core.next();
+  while (!step.done) {
+    const s = step.value;
+    if (s.kind === 'all') step = core.next(await (prepared === 'all' ? myExecute : myText)(conn, s.sql, s.params));
+    else {
+      const r = (await (prepared === 'none' ? myText : myExecute)(conn, s.sql, s.params)) as {
+        affectedRows?: number;
+        insertId?: number;
+      };
+      step = core.next({
+        changes: Number(r.affectedRows ?? 0),
+        insertId: Number(r.insertId ?? 0),
+      } satisfies WriteResult);
+    }
+  }
+  return step.value;
+}
+
+type Job = { make: (env: CoreEnv) => Core<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** At most this many cores share one SQLite transaction (a batch keeps the event loop that long). */
+const BATCH_MAX = 128;
+
+const transient = (message: string) => /deadlock|lock wait timeout/i.test(message);
+
+/** Runs cores on one data source (see the top of this file). */
+export class CoreRunner {
+  private readonly queue: Job[] = [];
+  private flushing = false;
+  private db: SqliteDb | undefined;
+  private wal: WalSync | null = null;
+  private batchTx: SqliteTransaction<[Job[], Outcome[]], void> | undefined;
+  private oneTx: SqliteTransaction<[Job], unknown> | undefined;
+  private readonly sqliteEnv: CoreEnv;
+  private static readonly mysqlEnv: CoreEnv = { lock: ' FOR UPDATE', date: (d) => d };
+
+  constructor(private readonly ds: DataSource) {
+    this.sqliteEnv = { lock: '', date: (d) => sqlDate(ds, d) };
+  }
+
+  /**
+   * The core in a transaction of its own; on SQLite shared with the cores arriving with it, and
+   * answered once its batch is committed and on the disk. Queued at once (synchronously), so cores
+   * run in the order they were handed over.
+   */
+  run<T>(make: (env: CoreEnv) => Core<T>, options: RunOptions = {}): Promise<T> {
+    if (!isSqlite(this.ds)) return this.runMariadb(make, options);
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ make, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  /** The core inside `m`'s open transaction when it has one (the caller commits), else as `run`. */
+  async within<T>(m: EntityManager | null, make: (env: CoreEnv) => Core<T>, options: RunOptions = {}): Promise<T> {
+    if (!m?.queryRunner?.isTransactionActive) return this.run(make, options);
+    if (isSqlite(this.ds)) return runSqliteSync(sqliteConnection(this.ds), make(this.sqliteEnv));
+    const core = make(CoreRunner.mysqlEnv);
+    let step = core.next();
+    while (!step.done) {
+      const s = step.value;
+      const raw = await m.query(s.sql, s.params);
+      step = core.next(
+        s.kind === 'all'
+          ? raw
+          : ({
+              changes: Number((raw as { affectedRows?: number }).affectedRows ?? 0),
+              insertId: Number((raw as { insertId?: number }).insertId ?? 0),
+            } satisfies WriteResult),
+      );
+    }
+    return step.value;
+  }
+
+  /**
+   * One statement on its own, committed by itself (no BEGIN … COMMIT around it, not synced before
+   * it answers): on SQLite once no transaction of the shared connection is open, on MariaDB by
+   * `execute` on the pool.
+   */
+  async runOne(sql: string, params: unknown[]): Promise<WriteResult> {
+    if (!isSqlite(this.ds)) {
+      const r = (await myExecute(mysqlPool(this.ds, 'write path'), sql, params)) as {
+        affectedRows?: number;
+        insertId?: number;
+      };
+      return { changes: Number(r.affectedRows ?? 0), insertId: Number(r.insertId ?? 0) };
+    }
+    const db = sqliteConnection<SqliteDb>(this.ds);
+    while (db.inTransaction) await new Promise((r) => setImmediate(r));
+    const r = sqliteStatement(db, sql).run(params);
+    return { changes: r.changes, insertId: Number(r.lastInsertRowid) };
+  }
+
+  // ---- SQLite ----
+
+  private async flush(): Promise<void> {
+    try {
+      const db = sqliteConnection<SqliteDb>(this.ds);
+      // The connection is shared with TypeORM: let an open transaction of another request finish.
+      while (db.inTransaction) await new Promise((r) => setImmediate(r));
+      this.prepare(db);
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, BATCH_MAX);
+        const outcomes: Outcome[] = [];
+        // the log is synced below, off the event loop, not inside COMMIT (null: as the connection does)
+        const wal = this.wal;
+        try {
+          wal?.begin();
+          // one alone needs no savepoint: its own BEGIN IMMEDIATE … COMMIT
+          if (batch.length === 1) outcomes.push({ ok: true, value: this.oneTx?.immediate(batch[0]) });
+          else this.batchTx?.immediate(batch, outcomes);
+        } catch (error) {
+          for (const job of batch) job.reject(error);
+          continue;
+        } finally {
+          wal?.end();
+        }
+        const settle = () =>
+          batch.forEach((job, i) => {
+            const o = outcomes[i];
+            if (o.ok) job.resolve(o.value);
+            else job.reject(o.error);
+          });
+        if (wal)
+          wal.sync(settle, (error) => {
+            for (const job of batch) job.reject(error);
+          });
+        else settle();
+      }
+    } catch (error) {
+      for (const job of this.queue.splice(0)) job.reject(error);
+    } finally {
+      this.flushing = false;
+      if (this.queue.length) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
+      }
+    }
+  }
+
+  /** The batch's transaction, each core's savepoint and the log's sync, made once per connection. */
+  private prepare(db: SqliteDb): void {
+    if (this.db === db) return;
+    this.db = db;
+    this.wal = WalSync.open(db);
+    if (this.wal) {
+      // the log's file descriptor goes with the connection (as the checkpoint thread does)
+      const wal = this.wal;
+      const close = db.close.bind(db);
+      db.close = () => {
+        wal.close();
+        return close();
+      };
+    }
+    const one = db.transaction((job: Job) => runSqliteSync(db, job.make(this.sqliteEnv)));
+    this.oneTx = one;
+    this.batchTx = db.transaction((batch: Job[], outcomes: Outcome[]) => {
+      for (const job of batch) {
+        try {
+          outcomes.push({ ok: true, value: one(job) });
+        } catch (error) {
+          outcomes.push({ ok: false, error });
+        }
+      }
+    });
+  }
+
+  // ---- MariaDB ----
+
+  private async runMariadb<T>(make: (env: CoreEnv) => Core<T>, options: RunOptions): Promise<T> {
+    const pool = mysqlPool(this.ds, 'write path');
+    for (let attempt = 1; ; attempt++) {
+      const conn = await mysqlConnection(pool);
+      let open = false;
+      try {
+        await myQuery(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
+        await myQuery(conn, 'START TRANSACTION');
+        open = true;
+        const value = await runMysql(conn, make(CoreRunner.mysqlEnv), options.prepared ?? 'writes');
+        await myQuery(conn, 'COMMIT');
+        open = false;
+        return value;
+      } catch (error) {
+        if (open) await myQuery(conn, 'ROLLBACK').catch(() => undefined);
+        const message = String((error as Error)?.message);
+        if (transient(message) && attempt < 5) continue;
+        if (options.retry?.(message) && attempt < 3) continue;
+        throw error;
+      } finally {
+        conn.release();
+      }
+    }
+  }
+}
+
+const runners = new WeakMap<DataSource, CoreRunner>();
+
+/** The data source's runner (one per data source: its SQLite batches are the connection's). */
+export function coreRunner(ds: DataSource): CoreRunner {
+  let runner = runners.get(ds);
+  if (!runner) {
+    runner = new CoreRunner(ds);
+    runners.set(ds, runner);
+  }
+  return runner;
+}
+
+/**
+ * Runs a core on either database; inside `m`'s open transaction when given one. By the text
+ * protocol on MariaDB (the extension cores' and the import's texts vary with their data).
+ */
+export const runCore = <T>(ds: DataSource, m: EntityManager | null, make: (env: CoreEnv) => Core<T>): Promise<T> =>
+  coreRunner(ds).within(m, make, { prepared: 'none' });
