@@ -16,6 +16,7 @@ import { AccreditationImagesService } from './modules/accreditation/accreditatio
 import { GeocodeController } from './modules/geocode/geocode.controller.js';
 import { GeocodeService } from './modules/geocode/geocode.service.js';
 import { AccreditationService } from './modules/accreditation/accreditation.service.js';
+import { TrigramWorker } from './modules/accreditation/trigram-worker.js';
 import { PrintController } from './modules/accreditation/print.controller.js';
 import { PrintService } from './modules/accreditation/print.service.js';
 import { BadgePdfService } from './modules/pdf/badge-pdf.service.js';
@@ -158,6 +159,7 @@ export class AppModule {
         BadgePdfService,
         ImageService,
         AccreditationService,
+        TrigramWorker,
         AccreditationFilesService,
         AccreditationImagesService,
         GeocodeService,

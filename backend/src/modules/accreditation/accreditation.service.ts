@@ -382,9 +382,11 @@ export class AccreditationService {
    * trigrams spread over the text are weighed by the optimizer's estimate of their index range
    * (EXPLAIN: an index dive each, nothing read); the rarest drives, the other rare ones are
    * primary-key probes in order of rarity, and every candidate is checked with the exact `LIKE` (`check`): the
-   * same matches as the scan.
+   * same matches as the scan. The action's people whose rows the trigram worker has not written yet
+   * (`trigram_pending`, migration 1764300000001) are candidates too, checked the same way.
    */
   private async trigramIds(
+    actionId: number,
     table: string,
     key: (alias: string) => string,
     keyParams: unknown[],
@@ -417,9 +419,18 @@ export class AccreditationService {
           ` STRAIGHT_JOIN ${table} ${t} ON ${key(t)} AND ${t}.trigram = ? AND ${t}.accreditationId = t0.accreditationId`,
       )
       .join('');
+    // With the people not indexed yet (migration 1764300000001: their rows are written by the
+    // trigram worker after their transaction), each checked the same way, in the same statement.
     const rows: { id: number }[] = await this.ds.query(
-      `SELECT t0.accreditationId AS id FROM ${table} t0${joins} STRAIGHT_JOIN ${check.join} WHERE ${key('t0')} AND t0.trigram = ? AND ${check.where} LIMIT ${COUNT_CAP + 1}`,
-      [...probed.flatMap((r) => [...keyParams, r.gram]), ...keyParams, ordered[0].gram, ...check.params],
+      `(SELECT t0.accreditationId AS id FROM ${table} t0${joins} STRAIGHT_JOIN ${check.join} WHERE ${key('t0')} AND t0.trigram = ? AND ${check.where} LIMIT ${COUNT_CAP + 1}) UNION (SELECT t0.accreditationId AS id FROM trigram_pending t0 STRAIGHT_JOIN ${check.join} WHERE t0.actionId = ? AND ${check.where} LIMIT ${COUNT_CAP + 1})`,
+      [
+        ...probed.flatMap((r) => [...keyParams, r.gram]),
+        ...keyParams,
+        ordered[0].gram,
+        ...check.params,
+        actionId,
+        ...check.params,
+      ],
     );
     return rows.length > COUNT_CAP ? null : rows.map((r) => Number(r.id));
   }
@@ -460,11 +471,18 @@ export class AccreditationService {
       const scan = () => where("a.search LIKE :like ESCAPE '!'", { like });
       if (this.ds.options.type === 'mariadb') {
         // MariaDB: the trigram table (migration 1764108100000), each candidate checked by the LIKE
-        const ids = await this.trigramIds('accreditation_trigram', (t) => `${t}.actionId = ?`, [actionId], folded, {
-          join: 'accreditation a ON a.id = t0.accreditationId',
-          where: "a.search LIKE ? ESCAPE '!'",
-          params: [like],
-        });
+        const ids = await this.trigramIds(
+          actionId,
+          'accreditation_trigram',
+          (t) => `${t}.actionId = ?`,
+          [actionId],
+          folded,
+          {
+            join: 'accreditation a ON a.id = t0.accreditationId',
+            where: "a.search LIKE ? ESCAPE '!'",
+            params: [like],
+          },
+        );
         if (!ids) scan();
         else if (ids.length <= SELECTIVE) selectiveOr('textIds', ids, '');
         else where('a.id IN (:...textIds)', { textIds: ids });
@@ -599,6 +617,7 @@ export class AccreditationService {
       const all =
         !exact && this.ds.options.type === 'mariadb'
           ? await this.trigramIds(
+              actionId,
               'accreditation_value_trigram',
               (t) => `${t}.actionId = ? AND ${t}.fieldId = ?`,
               [actionId, Number(fieldId)],

@@ -1,0 +1,117 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { type MysqlConnection, myQuery, myText, mysqlConnection, mysqlPool } from '../../database/mysql-driver.js';
+
+/** How often an instance looks for people not indexed yet (one `LIMIT 1` read of an empty table). */
+const POLL_MS = 250;
+/** People indexed per transaction (~40 rows each for the text, more for user-field values). */
+const BATCH = 200;
+
+/**
+ * MariaDB: writes the trigram rows (migration 1764108100000) of the people inserted since, listed in
+ * `trigram_pending` by the insert triggers (migration 1764300000001), outside the transactions that
+ * inserted them (issue 16: ~40 rows per person made each registration and import row several times
+ * dearer, under the action's lock). Every instance runs one; `FOR UPDATE SKIP LOCKED` gives the
+ * instances disjoint batches and skips the rows of transactions still open. A batch's rows are
+ * written and its pending rows removed in one transaction, so a search (which reads both, see
+ * `AccreditationService.trigramIds`) sees every person in one of them. SQLite: nothing to do.
+ */
+@Injectable()
+export class TrigramWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('TrigramWorker');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+  private stopped = false;
+
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  onApplicationBootstrap(): void {
+    if (this.ds.options.type !== 'mariadb') return;
+    this.timer = setInterval(() => void this.drain(), POLL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.stopPolling();
+    await this.running;
+  }
+
+  /** No more drains by the timer (`drain()` still works: the specs drain when they choose). */
+  stopPolling(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Indexes the pending people (one drain at a time per instance); how many it indexed. */
+  drain(): Promise<number> {
+    if (this.ds.options.type !== 'mariadb') return Promise.resolve(0);
+    this.running ??= this.drainAll()
+      .catch((err) => {
+        // a deadlock with an admin's edit of the same person: the next poll takes the batch again
+        if ((err as { errno?: number }).errno !== 1213)
+          this.logger.warn(`Indexing new people for search failed: ${String(err)}`);
+        return 0;
+      })
+      .finally(() => {
+        this.running = undefined;
+      });
+    return this.running;
+  }
+
+  private async drainAll(): Promise<number> {
+    let total = 0;
+    while (!this.stopped && this.ds.isInitialized) {
+      const [any] = await this.ds.query('SELECT 1 AS n FROM trigram_pending LIMIT 1');
+      if (!any) break;
+      const n = await this.batch();
+      total += n;
+      if (n < BATCH) break;
+    }
+    return total;
+  }
+
+  private async batch(): Promise<number> {
+    const conn: MysqlConnection = await mysqlConnection(mysqlPool(this.ds, 'trigram worker'));
+    let open = false;
+    try {
+      await myQuery(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
+      await myQuery(conn, 'START TRANSACTION');
+      open = true;
+      const pending = (await myText(
+        conn,
+        `SELECT actionId, accreditationId FROM trigram_pending LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+        [],
+      )) as { actionId: number; accreditationId: number }[];
+      if (pending.length) {
+        const ids = pending.map((r) => Number(r.accreditationId));
+        const marks = ids.map(() => '?').join(', ');
+        // what the triggers of 1764108100000 wrote: each distinct trigram of the text, of the person's current row
+        await myText(
+          conn,
+          `INSERT IGNORE INTO accreditation_trigram (actionId, accreditationId, trigram) SELECT a.actionId, a.id, SUBSTRING(a.search, p.n, 3) FROM accreditation a JOIN trigram_position p ON p.n <= CHAR_LENGTH(a.search) - 2 WHERE a.id IN (${marks})`,
+          ids,
+        );
+        await myText(
+          conn,
+          `INSERT IGNORE INTO accreditation_value_trigram (actionId, fieldId, accreditationId, trigram) SELECT v.actionId, v.fieldId, v.accreditationId, SUBSTRING(v.value, p.n, 3) FROM accreditation_value v JOIN trigram_position p ON p.n <= CHAR_LENGTH(v.value) - 2 WHERE v.accreditationId IN (${marks})`,
+          ids,
+        );
+        await myText(
+          conn,
+          `DELETE FROM trigram_pending WHERE (actionId, accreditationId) IN (${pending.map(() => '(?, ?)').join(', ')})`,
+          pending.flatMap((r) => [r.actionId, r.accreditationId]),
+        );
+      }
+      await myQuery(conn, 'COMMIT');
+      open = false;
+      return pending.length;
+    } catch (error) {
+      if (open) await myQuery(conn, 'ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      conn.release();
+    }
+  }
+}
