@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { scratchPath, sweepScratch } from '../../common/scratch.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { parseStorageUrl, type S3Location } from './storage-url.js';
 
@@ -14,6 +13,8 @@ const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
  * (`pathToFiles`) starts with a letter or digit, so none can be this one.
  */
 export const PDF_JOBS_BUCKET_FOLDER = '_pdf-jobs';
+/** How often the temporary files left by a killed process are swept (and once at start). */
+const SCRATCH_SWEEP_MS = 60 * 60 * 1000;
 /** Deletes of one folder's objects sent at once (a PDF job has up to 51: its parts and its file). */
 const DELETE_CONCURRENCY = 8;
 
@@ -117,7 +118,9 @@ export class StorageArea {
  * cases: nothing about the bucket is shown.
  */
 @Injectable()
-export class StorageService implements OnApplicationShutdown {
+export class StorageService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Storage');
+  private sweepTimer?: NodeJS.Timeout;
   /** photos, logos and gallery images */
   readonly files: StorageArea;
   /** the PDF jobs' parts and finished files (modules/pdf) */
@@ -159,7 +162,20 @@ export class StorageService implements OnApplicationShutdown {
     return this.files.remove(key);
   }
 
+  /** The temporary files a killed process left (common/scratch.ts), at start and hourly. */
+  onApplicationBootstrap(): void {
+    const sweep = () =>
+      void sweepScratch().then(
+        (n) => n && this.logger.log(`removed ${n} temporary file(s) left by a stopped process`),
+        (err) => this.logger.warn(`temporary files: ${(err as Error).message}`),
+      );
+    sweep();
+    this.sweepTimer = setInterval(sweep, SCRATCH_SWEEP_MS);
+    this.sweepTimer.unref();
+  }
+
   onApplicationShutdown(): void {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.s3?.close();
   }
 }
@@ -324,7 +340,7 @@ class S3Store implements FileStore {
   }
 
   async scratch(key: string): Promise<string> {
-    return path.join(os.tmpdir(), `accredo-${randomUUID()}-${path.basename(key)}`);
+    return scratchPath(key);
   }
 
   async stat(key: string): Promise<{ size: number } | null> {
