@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { isSqlite, sqlDate } from '../modules/device/sql.js';
 import { type MysqlConnection, myExecute, myQuery, myText, mysqlConnection, mysqlPool } from './mysql-driver.js';
 import { WalSync } from './sqlite-wal-sync.js';
+import { runMysqlBatched } from './mariadb-batch.js';
 
 /**
  * The one runner of the raw write paths (the gate's scan and offline upload, a new person's create,
@@ -55,6 +56,11 @@ export interface RunOptions {
   prepared?: 'writes' | 'all' | 'none';
   /** MariaDB: an error (its message) after which the core is run again from the start, at most twice */
   retry?: (message: string) => boolean;
+  /**
+   * MariaDB: the steps from the one that locks (its text ends with `env.lock`) on go to the server
+   * in one round trip where the core allows (mariadb-batch.ts): a hot path whose locks queue others
+   */
+  batch?: boolean | { resultReads: readonly string[] };
 }
 
 interface SqliteStatement {
@@ -302,8 +308,19 @@ export class CoreRunner {
         await myQuery(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
         await myQuery(conn, 'START TRANSACTION');
         open = true;
-        const value = await runMysql(conn, make(CoreRunner.mysqlEnv), options.prepared ?? 'writes');
-        await myQuery(conn, 'COMMIT');
+        const env = CoreRunner.mysqlEnv;
+        const prepared = options.prepared ?? 'writes';
+        const { value, committed } = options.batch
+          ? await runMysqlBatched(
+              conn,
+              () => make(env),
+              env.lock,
+              prepared,
+              () => runMysql(conn, make(env), prepared),
+              options.batch === true ? [] : options.batch.resultReads,
+            )
+          : { value: await runMysql(conn, make(env), prepared), committed: false };
+        if (!committed) await myQuery(conn, 'COMMIT');
         open = false;
         return value;
       } catch (error) {

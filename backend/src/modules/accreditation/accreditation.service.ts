@@ -32,7 +32,7 @@ import { ImageEntity } from '../image/image.entity.js';
 import { ImageService } from '../image/image.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
-import { type AfterInsert, createCore, type NewPerson } from './registration-write.js';
+import { type AfterInsert, CUSTOM_ID_READ, createCore, type NewPerson } from './registration-write.js';
 import { coreRunner } from '../../database/core-runner.js';
 import { AccreditationHistoryService } from './accreditation-history.service.js';
 import { EntranceEntity, localDay, subjectTimeZone } from './entrance.entity.js';
@@ -188,7 +188,9 @@ export class AccreditationService {
       person.bc = randomCode(16);
       person.search = searchText(person);
       try {
-        const { id, customId } = await coreRunner(this.ds).run((env) => createCore(env, person, options.afterInsert));
+        const { id, customId } = await coreRunner(this.ds).run((env) => createCore(env, person, options.afterInsert), {
+          batch: { resultReads: [CUSTOM_ID_READ] },
+        });
         return { id, customId, actionId: action.id, row: { ...person, id, customId } };
       } catch (err) {
         if (isEmailConflict(err)) throw emailExists();

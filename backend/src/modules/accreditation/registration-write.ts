@@ -48,6 +48,9 @@ const rows = (n: number, width: number) =>
 const PERSON_COLUMNS =
   'subjectId, actionId, customId, firstname, lastname, email, bc, search, days, fieldValues, imageId, printCount, badgeVersion, credit, isUnlimited, source, webChannelId, language, createdAt, updatedAt';
 
+/** MariaDB: the new person's number, read back after the INSERT; its rows go only into createCore's value. */
+export const CUSTOM_ID_READ = 'SELECT customId FROM accreditation WHERE id = ?';
+
 /** One create: the action's number, the row, its groups, zones and values, the caller's steps, group defaults. */
 export function* createCore(env: CoreEnv, p: NewPerson, after?: AfterInsert): Core<{ id: number; customId: number }> {
   // Whether any of the groups gives defaults (a superset of groupDefaultsCore's own read): asked
@@ -60,14 +63,11 @@ export function* createCore(env: CoreEnv, p: NewPerson, after?: AfterInsert): Co
       )) as unknown[])
     : [];
   // MariaDB: customId is the order in the action, numbered under the action's row lock (READ
-  // COMMITTED: the MAX below is the latest committed number); SQLite has one writer.
-  if (env.lock) yield all(`SELECT id FROM action WHERE id = ?${env.lock}`, [p.actionId]);
-  const [max] = (yield all('SELECT MAX(customId) AS max FROM accreditation WHERE actionId = ?', [p.actionId])) as {
-    max: unknown;
-  }[];
-  const customId = Math.max(0, Number(max?.max ?? 0)) + 1;
+  // COMMITTED: the MAX in the INSERT is the latest committed number) and read back after it: the
+  // steps from the lock on then depend on no read, so the runner can send them in one round trip
+  // (database/mariadb-batch.ts); SQLite has one writer.
   const at = env.date(p.at);
-  const inserted = (yield run(`INSERT INTO accreditation (${PERSON_COLUMNS}) VALUES ${rows(1, 20)}`, [
+  const values = (customId: unknown) => [
     p.subjectId,
     p.actionId,
     customId,
@@ -88,7 +88,30 @@ export function* createCore(env: CoreEnv, p: NewPerson, after?: AfterInsert): Co
     p.language,
     at,
     at,
-  ])) as WriteResult;
+  ];
+  let customId: number;
+  let inserted: WriteResult;
+  if (env.lock) {
+    yield all(`SELECT id FROM action WHERE id = ?${env.lock}`, [p.actionId]);
+    const v = values(null);
+    inserted = (yield run(
+      `INSERT INTO accreditation (${PERSON_COLUMNS}) SELECT ?, ?, COALESCE(MAX(customId), 0) + 1, ${rows(1, 17).slice(1, -1)} FROM accreditation WHERE actionId = ?`,
+      [...v.slice(0, 2), ...v.slice(3), p.actionId],
+    )) as WriteResult;
+    const [row] = (yield all(CUSTOM_ID_READ, [inserted.insertId])) as {
+      customId: unknown;
+    }[];
+    customId = Number(row?.customId);
+  } else {
+    const [max] = (yield all('SELECT MAX(customId) AS max FROM accreditation WHERE actionId = ?', [p.actionId])) as {
+      max: unknown;
+    }[];
+    customId = Math.max(0, Number(max?.max ?? 0)) + 1;
+    inserted = (yield run(
+      `INSERT INTO accreditation (${PERSON_COLUMNS}) VALUES ${rows(1, 20)}`,
+      values(customId),
+    )) as WriteResult;
+  }
   const id = inserted.insertId;
   if (p.groupIds.length)
     yield run(

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_DB, type TestApp } from '../testing/test-app.js';
+import { type Core, type CoreEnv, coreRunner, readStep, type WriteResult, writeStep } from './core-runner.js';
+
+/**
+ * The MariaDB batch (mariadb-batch.ts): a core's steps from its lock on in one compound statement,
+ * with the same outcome as one statement at a time - the new ids in later statements, a read's rows
+ * in the core's value, a write that changes nothing or a read that decides what follows handled by
+ * running the core again stepwise, an error rolling everything back.
+ */
+describe.skipIf(TEST_DB !== 'mariadb')('MariaDB batch of a core after its lock (issue 16)', () => {
+  let t: TestApp;
+  const READ_BACK = 'SELECT n FROM batch_item WHERE id = ?';
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.ds.query('CREATE TABLE batch_lock (id int PRIMARY KEY, used int NOT NULL, max int NOT NULL)');
+    await t.ds.query(
+      'CREATE TABLE batch_item (id int AUTO_INCREMENT PRIMARY KEY, n int NOT NULL, note varchar(50), at datetime(3))',
+    );
+    await t.ds.query('CREATE TABLE batch_link (itemId int NOT NULL, k int NOT NULL, PRIMARY KEY (itemId, k))');
+    await t.ds.query('INSERT INTO batch_lock (id, used, max) VALUES (1, 0, 3)');
+  });
+  afterAll(() => t?.close());
+
+  /** Locks the row, inserts an item numbered in SQL, links it, counts a use (refused when used up), reads its number back. */
+  function* core(env: CoreEnv, note: string, decide = false): Core<{ id: number; n: number; links: number }> {
+    yield readStep(`SELECT id FROM batch_lock WHERE id = ?${env.lock}`, [1]);
+    const item = (yield writeStep(
+      'INSERT INTO batch_item (n, note, at) SELECT COALESCE(MAX(n), 0) + 1, ?, ? FROM batch_item',
+      [note, env.date(new Date())],
+    )) as WriteResult;
+    let links = 2;
+    if (decide) {
+      // a read that decides what follows: the batch cannot stand for it
+      const [row] = (yield readStep('SELECT used FROM batch_lock WHERE id = ?', [1])) as { used: number }[];
+      links = Number(row.used) + 1;
+    }
+    yield writeStep(
+      `INSERT INTO batch_link (itemId, k) VALUES ${Array.from({ length: links }, () => '(?, ?)').join(', ')}`,
+      Array.from({ length: links }, (_, k) => [item.insertId, k]).flat(),
+    );
+    const use = (yield writeStep(
+      'UPDATE batch_lock SET used = used + 1 WHERE id = ? AND used < max',
+      [1],
+    )) as WriteResult;
+    if (!use.changes) throw new Error('used up');
+    const [row] = (yield readStep(READ_BACK, [item.insertId])) as { n: unknown }[];
+    return { id: item.insertId, n: Number(row?.n), links };
+  }
+  const run = (note: string, decide = false) =>
+    coreRunner(t.ds).run((env) => core(env, note, decide), { batch: { resultReads: [READ_BACK] } });
+  const links = async (id: number) =>
+    Number((await t.ds.query('SELECT COUNT(*) AS n FROM batch_link WHERE itemId = ?', [id]))[0].n);
+
+  it('runs the steps after the lock as one statement, with the new id in the later ones', async () => {
+    const first = await run('one');
+    const second = await run('two');
+    expect(first.n).toBe(1);
+    expect(second).toMatchObject({ n: 2, links: 2 });
+    expect(second.id).toBe(first.id + 1);
+    expect(await links(first.id)).toBe(2);
+    expect(await links(second.id)).toBe(2);
+  });
+
+  it('runs a core whose read decides what follows one statement at a time, with the same outcome', async () => {
+    const third = await run('three', true);
+    // used was 2 before this one: 3 links
+    expect(third).toMatchObject({ n: 3, links: 3 });
+    expect(await links(third.id)).toBe(3);
+  });
+
+  it('rolls everything back when a write changes nothing: the core decides, as one statement at a time', async () => {
+    await expect(run('four')).rejects.toThrow('used up');
+    const [{ n }] = await t.ds.query("SELECT COUNT(*) AS n FROM batch_item WHERE note = 'four'");
+    expect(Number(n)).toBe(0);
+    const [{ used }] = await t.ds.query('SELECT used FROM batch_lock WHERE id = 1');
+    expect(Number(used)).toBe(3);
+  });
+
+  it('numbers concurrent cores densely, none lost', async () => {
+    await t.ds.query('UPDATE batch_lock SET max = 1000 WHERE id = 1');
+    const made = await Promise.all(Array.from({ length: 30 }, (_, i) => run(`c${i}`)));
+    const ns = made.map((m) => m.n).sort((a, b) => a - b);
+    expect(ns).toEqual(Array.from({ length: 30 }, (_, i) => i + 4));
+    for (const m of made.slice(0, 5)) expect(await links(m.id)).toBe(2);
+  });
+});
