@@ -38,6 +38,7 @@ import {
   randomCodes,
   Spill,
   spillRow,
+  TextSet,
   type WriteInput,
   writeCore,
 } from './accreditation-import.js';
@@ -297,7 +298,7 @@ export class AccreditationFilesService {
       emailAt: number | null;
     };
     const errors: { row: number; code: ImportRowCode }[] = [];
-    const seenEmails = new Set<string>();
+    const seenEmails = new TextSet();
     const fileCodes = new Set<string>();
     const consumed = new Set<number>();
     const spill = new Spill();
@@ -405,7 +406,7 @@ export class AccreditationFilesService {
     groups: Map<string, GroupEntity>,
     zones: Map<string, ZoneEntity>,
     input: ImportOptions,
-    seenEmails: Set<string>,
+    seenEmails: TextSet,
     photoAt: number,
     multiLanguage: boolean,
   ) {
@@ -438,10 +439,9 @@ export class AccreditationFilesService {
     let emailAt: number | null = null;
     if (emailValid) {
       // twice in the file: now; already in the action: when the batch is checked (at this place)
-      if (seenEmails.has(email)) errs.push('EMAIL_EXIST_ON_ROW_');
+      if (!seenEmails.add(email)) errs.push('EMAIL_EXIST_ON_ROW_');
       else emailAt = errs.length;
     }
-    seenEmails.add(email);
     const group = groupName ? groups.get(groupName.toLowerCase()) : undefined;
     if (groupName && !group) errs.push('GROUP_INVALID_ON_ROW_');
     // an archived group is given to no one new, here as in the office and online (docs/archive.md)

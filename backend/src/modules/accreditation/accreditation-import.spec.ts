@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { type SheetRow, type SpillRow, sheetRows, Spill } from './accreditation-import.js';
+import { type SheetRow, type SpillRow, sheetRows, Spill, TextSet } from './accreditation-import.js';
 
 /** A sheet written by exceljs's streaming writer (shared strings, as Excel saves), as bytes. */
 async function xlsx(rows: unknown[][], useSharedStrings = true): Promise<Buffer> {
@@ -102,5 +102,21 @@ describe('the spill file between the import phases', () => {
     } finally {
       spill.close();
     }
+  });
+});
+
+describe('the set of e-mails seen in a sheet', () => {
+  it('tells a text seen before exactly as a Set of strings does, through its growth', () => {
+    const set = new TextSet();
+    const plain = new Set<string>();
+    const texts: string[] = ['', 'a', 'ž@příklad.cz', '日本@例え.jp', 'x'.repeat(2000)];
+    for (let i = 0; i < 30_000; i++) texts.push(`p${i}@example.com`, `p${i % 977}@example.com`, `P${i}@example.com`);
+    for (const t of texts) {
+      expect(set.add(t)).toBe(!plain.has(t));
+      plain.add(t);
+    }
+    expect(set.size).toBe(plain.size);
+    for (const t of ['p1@example.com', 'P29999@example.com', 'ž@příklad.cz', '']) expect(set.add(t)).toBe(false);
+    for (const t of ['p30000@example.com', 'ž@priklad.cz', 'x'.repeat(1999)]) expect(set.add(t)).toBe(true);
   });
 });

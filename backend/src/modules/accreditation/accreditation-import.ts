@@ -153,6 +153,68 @@ export class Spill {
 }
 
 /**
+ * A set of texts (the e-mails seen so far in a sheet) kept as UTF-8 bytes in one buffer, with an
+ * open-addressing table of their indexes: exact, like a Set of strings, but outside V8's heap and
+ * about a third of its size (a Set of 200,000 e-mails is ~18 MiB of heap that the garbage
+ * collector walks on every full collection while the import runs).
+ */
+export class TextSet {
+  private bytes = Buffer.alloc(1 << 16);
+  private ends = new Uint32Array(1 << 10);
+  private table = new Int32Array(1 << 11);
+  private scratch = Buffer.alloc(1024);
+  size = 0;
+
+  /** Adds `text`; false when it was there already. */
+  add(text: string): boolean {
+    if (text.length * 3 > this.scratch.length) this.scratch = Buffer.alloc(text.length * 3);
+    const n = this.scratch.write(text);
+    const hash = hashOf(this.scratch, 0, n);
+    const mask = this.table.length - 1;
+    let slot = hash & mask;
+    for (let at = this.table[slot]; at !== 0; slot = (slot + 1) & mask, at = this.table[slot]) {
+      const start = at > 1 ? this.ends[at - 2] : 0;
+      const end = this.ends[at - 1];
+      if (end - start === n && this.scratch.compare(this.bytes, start, end, 0, n) === 0) return false;
+    }
+    const start = this.size ? this.ends[this.size - 1] : 0;
+    if (start + n > this.bytes.length) {
+      const bigger = Buffer.alloc(Math.max(this.bytes.length * 2, start + n));
+      this.bytes.copy(bigger, 0, 0, start);
+      this.bytes = bigger;
+    }
+    this.scratch.copy(this.bytes, start, 0, n);
+    if (this.size === this.ends.length) {
+      const bigger = new Uint32Array(this.ends.length * 2);
+      bigger.set(this.ends);
+      this.ends = bigger;
+    }
+    this.ends[this.size++] = start + n;
+    this.table[slot] = this.size;
+    if (this.size * 2 > this.table.length) this.grow();
+    return true;
+  }
+
+  private grow(): void {
+    const table = new Int32Array(this.table.length * 2);
+    const mask = table.length - 1;
+    for (let i = 0; i < this.size; i++) {
+      let slot = hashOf(this.bytes, i ? this.ends[i - 1] : 0, this.ends[i]) & mask;
+      while (table[slot] !== 0) slot = (slot + 1) & mask;
+      table[slot] = i + 1;
+    }
+    this.table = table;
+  }
+}
+
+/** FNV-1a of bytes[start, end). */
+function hashOf(bytes: Buffer, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+/**
  * The first `n` bytes of a stream (to tell an .xlsx from an old .xls before parsing) and a stream
  * of the whole content again, head included.
  */
@@ -326,7 +388,10 @@ export async function* sheetRows(source: Readable, batch = IMPORT_BATCH, ahead =
   const feed = (async () => {
     try {
       for await (const chunk of source) {
-        const copy = Uint8Array.from(chunk as Buffer);
+        // a copy of its own to transfer (the chunk may share its memory with others); not
+        // Uint8Array.from, which walks the bytes one by one through the iterator
+        const copy = new Uint8Array((chunk as Buffer).length);
+        copy.set(chunk as Buffer);
         worker.postMessage({ chunk: copy }, [copy.buffer]);
       }
       worker.postMessage({ end: true });
