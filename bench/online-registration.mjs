@@ -41,6 +41,27 @@ function mainThreadCpu() {
     return null;
   }
 }
+/**
+ * CPU time (ms) of the MariaDB server when it runs on this machine (a `mariadbd` or `mysqld` process
+ * in /proc), null otherwise; it includes whatever other clients make it do meanwhile.
+ */
+const dbPid = (() => {
+  try {
+    for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)))
+      if (/^(mariadbd|mysqld)$/.test(fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim())) return pid;
+  } catch {}
+  return null;
+})();
+function dbCpu() {
+  if (!dbPid) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${dbPid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
 const SECONDS = Number(values.seconds);
 const withCode = values.auth === 'code';
 const { base, call, ds, stop } = await startBench(values.db);
@@ -184,7 +205,9 @@ const bareCreated = bareRun.statuses.get(201) ?? 0;
 
 const elu0 = performance.eventLoopUtilization();
 const cpu0 = mainThreadCpu();
+const db0 = values.db === 'mariadb' ? dbCpu() : null;
 const { latencies, statuses, elapsed } = await visit(registerUrl, SECONDS);
+const dbUsed = db0 === null ? null : dbCpu() - db0;
 const elu = performance.eventLoopUtilization(elu0);
 const cpu = cpu0 === null ? null : mainThreadCpu() - cpu0;
 
@@ -212,6 +235,7 @@ console.log(
       ? ''
       : `server thread CPU ${((cpu * 1000) / created).toFixed(0)} µs per registration (with the mail worker's), ` +
         `${((bareCpu * 1000) / bareCreated).toFixed(0)} µs per bare POST; `) +
+    (dbUsed === null ? '' : `database server CPU ${((dbUsed * 1000) / created).toFixed(0)} µs per registration; `) +
     `${perRegistration.toFixed(1)} SQL statements per registration; ` +
     `target ≥ ${goal}/s, p99 < 500 ms, nothing over 2 s: ${perSecond >= goal && p99 < 500 && max <= 2000 ? 'met' : 'not met'}`,
 );
@@ -225,10 +249,12 @@ const rows = (await one('SELECT COUNT(*) FROM accreditation WHERE actionId = ?',
 const emails = -before + (await one('SELECT COUNT(DISTINCT email) FROM accreditation WHERE actionId = ?', [action.id]));
 const customIds =
   -before + (await one('SELECT COUNT(DISTINCT customId) FROM accreditation WHERE actionId = ?', [action.id]));
+const topCustomId = await one('SELECT MAX(customId) FROM accreditation WHERE actionId = ?', [action.id]);
 const checks = [
   [`201 answers (${created}) == rows (${rows})`, created === rows],
   [`no duplicate e-mail (${emails} distinct)`, emails === rows],
   [`no duplicate customId (${customIds} distinct)`, customIds === rows],
+  [`customIds dense (highest ${topCustomId} == rows with the warm-up's)`, topCustomId === rows + before],
   [`only 201 answers`, statuses.size === 1 && created > 0],
 ];
 if (withCode) {

@@ -78,6 +78,27 @@ describe.skipIf(TEST_DB !== 'mariadb')('MariaDB batch of a core after its lock (
     expect(Number(used)).toBe(3);
   });
 
+  it('writes a date as a statement of its own writes it', async () => {
+    const at = new Date(Date.UTC(2027, 4, 10, 8, 30, 15, 250));
+    function* dated(env: CoreEnv): Core<number> {
+      yield readStep(`SELECT id FROM batch_lock WHERE id = ?${env.lock}`, [1]);
+      const item = (yield writeStep('INSERT INTO batch_item (n, note, at) VALUES (?, ?, ?)', [
+        900,
+        'dated',
+        env.date(at),
+      ])) as WriteResult;
+      return item.insertId;
+    }
+    const id = await coreRunner(t.ds).run((env) => dated(env), { batch: true });
+    await t.ds.query('INSERT INTO batch_item (n, note, at) VALUES (?, ?, ?)', [901, 'dated', at]);
+    const rows = await t.ds.query(
+      "SELECT id, CAST(at AS CHAR) AS text FROM batch_item WHERE note = 'dated' ORDER BY id",
+    );
+    expect(rows.map((r: { id: number }) => Number(r.id))[0]).toBe(id);
+    expect(rows[0].text).toBe(rows[1].text);
+    await t.ds.query("DELETE FROM batch_item WHERE note = 'dated'");
+  });
+
   it('numbers concurrent cores densely, none lost', async () => {
     await t.ds.query('UPDATE batch_lock SET max = 1000 WHERE id = 1');
     const made = await Promise.all(Array.from({ length: 30 }, (_, i) => run(`c${i}`)));
