@@ -7,7 +7,9 @@
 //   node bench/accreditation-list.mjs [--db sqlite|mariadb] [--rows 100000] [--runs 50] [--no-export]
 // (build first: npm run build). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306);
 // there the seeding also fills the trigram tables through their triggers (migration 1764108100000):
-// ~40 rows per person, several times the seeding time. BENCH_KEEP=1 keeps the database afterwards.
+// ~40 rows per person, several times the seeding time. BENCH_KEEP=1 keeps the database afterwards
+// (MariaDB's database or SQLite's data folder: it prints which), BENCH_REUSE=<that> measures it
+// again without seeding (e.g. another build through BENCH_BACKEND_DIST, in the same minutes).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -23,7 +25,7 @@ const { values } = parseArgs({
   },
   allowNegative: true,
 });
-const ROWS = Number(values.rows);
+let ROWS = Number(values.rows);
 const RUNS = Number(values.runs);
 const t0 = performance.now();
 const bench = await startBench(values.db);
@@ -35,121 +37,138 @@ const call = (...args) =>
     throw err;
   });
 const q = (sql, params = []) => ds.query(sql, params);
-const field = (await call('POST', '/custom-field', { name: 'company', label: { cs: 'Firma' }, customFieldType: 1 }))
-  .data;
-const action = (await call('POST', '/action', { name: { cs: 'Bench' }, customField: [{ id: field.id }] })).data;
-const groups = [];
-for (let g = 0; g < 10; g++)
-  groups.push((await call('POST', '/groups', { name: `Group ${g}`, actionId: action.id })).data.id);
+// BENCH_REUSE (bench/lib.mjs): a database seeded by an earlier run kept with BENCH_KEEP=1 (the name
+// it printed): its action, field, groups and size are read back, nothing is seeded.
+const reused = process.env.BENCH_REUSE
+  ? await (async () => {
+      const [a] = await q('SELECT id FROM action WHERE subjectId = ? ORDER BY id DESC LIMIT 1', [subjectId]);
+      const [f] = await q('SELECT fieldId AS id FROM accreditation_value WHERE actionId = ? LIMIT 1', [a.id]);
+      const g = await q('SELECT id FROM `groups` WHERE actionId = ? ORDER BY id', [a.id]);
+      const [{ n }] = await q('SELECT COUNT(*) AS n FROM accreditation WHERE actionId = ?', [a.id]);
+      ROWS = Number(n);
+      return { action: a, field: f, groups: g.map((r) => r.id) };
+    })()
+  : null;
+let field = reused?.field;
+let action = reused?.action;
+const groups = reused?.groups ?? [];
+if (!reused) {
+  field = (await call('POST', '/custom-field', { name: 'company', label: { cs: 'Firma' }, customFieldType: 1 })).data;
+  action = (await call('POST', '/action', { name: { cs: 'Bench' }, customField: [{ id: field.id }] })).data;
+  for (let g = 0; g < 10; g++)
+    groups.push((await call('POST', '/groups', { name: `Group ${g}`, actionId: action.id })).data.id);
 
-// MariaDB: the trigram tables (migration 1764108100000) are filled by insert triggers, a few ms
-// per person on this machine (a million: hours); the seed sets those two triggers aside, writes
-// the same rows itself in key order after the people, and puts the triggers back.
-const trigramTriggers = [];
-if (values.db === 'mariadb')
-  for (const name of ['TR_accreditation_trigram_ins', 'TR_accreditation_value_trigram_ins']) {
-    const [row] = await q(`SHOW CREATE TRIGGER ${name}`);
-    trigramTriggers.push(row['SQL Original Statement']);
-    await q(`DROP TRIGGER ${name}`);
-  }
-const searchOf = (n) => `first${n} last${n} person${n}@example.com bc${String(n).padStart(14, '0')}`;
-const companyOf = (n) => `Company ${n % 1000}`;
+  // MariaDB: the trigram tables (migration 1764108100000) are filled by insert triggers, a few ms
+  // per person on this machine (a million: hours); the seed sets those two triggers aside, writes
+  // the same rows itself in key order after the people, and puts the triggers back.
+  const trigramTriggers = [];
+  if (values.db === 'mariadb')
+    for (const name of ['TR_accreditation_trigram_ins', 'TR_accreditation_value_trigram_ins']) {
+      const [row] = await q(`SHOW CREATE TRIGGER ${name}`);
+      trigramTriggers.push(row['SQL Original Statement']);
+      await q(`DROP TRIGGER ${name}`);
+    }
+  const searchOf = (n) => `first${n} last${n} person${n}@example.com bc${String(n).padStart(14, '0')}`;
+  const companyOf = (n) => `Company ${n % 1000}`;
 
-const BATCH = 500;
-await ds.transaction(async (m) => {
-  for (let i = 0; i < ROWS; i += BATCH) {
-    const n = Math.min(BATCH, ROWS - i);
-    const rows = [];
-    const params = [];
-    for (let k = 0; k < n; k++) {
-      const id = i + k + 1;
-      rows.push('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-      params.push(
-        subjectId,
-        action.id,
-        id,
-        `First${id}`,
-        `Last${id}`,
-        `person${id}@example.com`,
-        `BC${String(id).padStart(14, '0')}`,
-        searchOf(id),
-        '[]',
-        JSON.stringify({ [field.id]: companyOf(id) }),
-        id % 7 === 0 ? 1 : 0,
-        0,
-        'admin',
-        now,
-        now,
+  const BATCH = 500;
+  await ds.transaction(async (m) => {
+    for (let i = 0; i < ROWS; i += BATCH) {
+      const n = Math.min(BATCH, ROWS - i);
+      const rows = [];
+      const params = [];
+      for (let k = 0; k < n; k++) {
+        const id = i + k + 1;
+        rows.push('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+        params.push(
+          subjectId,
+          action.id,
+          id,
+          `First${id}`,
+          `Last${id}`,
+          `person${id}@example.com`,
+          `BC${String(id).padStart(14, '0')}`,
+          searchOf(id),
+          '[]',
+          JSON.stringify({ [field.id]: companyOf(id) }),
+          id % 7 === 0 ? 1 : 0,
+          0,
+          'admin',
+          now,
+          now,
+        );
+      }
+      await m.query(
+        `INSERT INTO accreditation (subjectId, actionId, customId, firstname, lastname, email, bc, search, days, fieldValues, printCount, isUnlimited, source, createdAt, updatedAt) VALUES ${rows.join(',')}`,
+        params,
       );
     }
-    await m.query(
-      `INSERT INTO accreditation (subjectId, actionId, customId, firstname, lastname, email, bc, search, days, fieldValues, printCount, isUnlimited, source, createdAt, updatedAt) VALUES ${rows.join(',')}`,
-      params,
-    );
-  }
-  const [{ first }] = await m.query('SELECT MIN(id) AS first FROM accreditation');
-  for (let i = 0; i < ROWS; i += BATCH) {
-    const n = Math.min(BATCH, ROWS - i);
-    const g = [];
-    const v = [];
-    const e = [];
-    for (let k = 0; k < n; k++) {
-      const id = Number(first) + i + k;
-      g.push(`(${id}, ${groups[(i + k) % groups.length]})`);
-      v.push(`(${id}, ${field.id}, ${action.id}, '${companyOf(i + k + 1)}')`);
-      // Four in five have come in through a gate, on the first day.
-      if ((i + k) % 5) e.push(`(${subjectId}, ${action.id}, ${id}, 1, '2027-05-10', '${now}')`);
-    }
-    await m.query(`INSERT INTO accreditation_group (accreditationId, groupId) VALUES ${g.join(',')}`);
-    await m.query(`INSERT INTO accreditation_value (accreditationId, fieldId, actionId, value) VALUES ${v.join(',')}`);
-    await m.query(
-      `INSERT INTO entrance (subjectId, actionId, accreditationId, type, day, createdAt) VALUES ${e.join(',')}`,
-    );
-  }
-});
-if (trigramTriggers.length) {
-  // what the triggers write: each distinct trigram (3 characters from every position) of the text
-  const [{ first }] = await q('SELECT MIN(id) AS first FROM accreditation');
-  const fill = async (table, columns, texts) => {
-    const byGram = new Map();
-    for (const [n, text] of texts) {
-      const c = Array.from(text);
-      for (let p = 0; p + 3 <= c.length; p++) {
-        const gram = c.slice(p, p + 3).join('');
-        const ids = byGram.get(gram) ?? [];
-        if (ids.at(-1) !== Number(first) + n - 1) ids.push(Number(first) + n - 1);
-        byGram.set(gram, ids);
+    const [{ first }] = await m.query('SELECT MIN(id) AS first FROM accreditation');
+    for (let i = 0; i < ROWS; i += BATCH) {
+      const n = Math.min(BATCH, ROWS - i);
+      const g = [];
+      const v = [];
+      const e = [];
+      for (let k = 0; k < n; k++) {
+        const id = Number(first) + i + k;
+        g.push(`(${id}, ${groups[(i + k) % groups.length]})`);
+        v.push(`(${id}, ${field.id}, ${action.id}, '${companyOf(i + k + 1)}')`);
+        // Four in five have come in through a gate, on the first day.
+        if ((i + k) % 5) e.push(`(${subjectId}, ${action.id}, ${id}, 1, '2027-05-10', '${now}')`);
       }
+      await m.query(`INSERT INTO accreditation_group (accreditationId, groupId) VALUES ${g.join(',')}`);
+      await m.query(
+        `INSERT INTO accreditation_value (accreditationId, fieldId, actionId, value) VALUES ${v.join(',')}`,
+      );
+      await m.query(
+        `INSERT INTO entrance (subjectId, actionId, accreditationId, type, day, createdAt) VALUES ${e.join(',')}`,
+      );
     }
-    let rows = [];
-    const flush = async () => {
-      if (rows.length)
-        await q(
-          `INSERT IGNORE INTO ${table} (${columns.join(', ')}) VALUES ${rows.map((r) => `(${r.map(() => '?').join(', ')})`).join(', ')}`,
-          rows.flat(),
-        );
-      rows = [];
+  });
+  if (trigramTriggers.length) {
+    // what the triggers write: each distinct trigram (3 characters from every position) of the text
+    const [{ first }] = await q('SELECT MIN(id) AS first FROM accreditation');
+    const fill = async (table, columns, texts) => {
+      const byGram = new Map();
+      for (const [n, text] of texts) {
+        const c = Array.from(text);
+        for (let p = 0; p + 3 <= c.length; p++) {
+          const gram = c.slice(p, p + 3).join('');
+          const ids = byGram.get(gram) ?? [];
+          if (ids.at(-1) !== Number(first) + n - 1) ids.push(Number(first) + n - 1);
+          byGram.set(gram, ids);
+        }
+      }
+      let rows = [];
+      const flush = async () => {
+        if (rows.length)
+          await q(
+            `INSERT IGNORE INTO ${table} (${columns.join(', ')}) VALUES ${rows.map((r) => `(${r.map(() => '?').join(', ')})`).join(', ')}`,
+            rows.flat(),
+          );
+        rows = [];
+      };
+      for (const gram of [...byGram.keys()].sort())
+        for (const id of byGram.get(gram)) {
+          rows.push(table === 'accreditation_trigram' ? [action.id, gram, id] : [action.id, field.id, gram, id]);
+          if (rows.length === 5000) await flush();
+        }
+      await flush();
     };
-    for (const gram of [...byGram.keys()].sort())
-      for (const id of byGram.get(gram)) {
-        rows.push(table === 'accreditation_trigram' ? [action.id, gram, id] : [action.id, field.id, gram, id]);
-        if (rows.length === 5000) await flush();
-      }
-    await flush();
-  };
-  const texts = (of) =>
-    (function* () {
-      for (let n = 1; n <= ROWS; n++) yield [n, of(n)];
-    })();
-  await fill('accreditation_trigram', ['actionId', 'trigram', 'accreditationId'], texts(searchOf));
-  await fill('accreditation_value_trigram', ['actionId', 'fieldId', 'trigram', 'accreditationId'], texts(companyOf));
-  for (const sql of trigramTriggers) await q(sql);
+    const texts = (of) =>
+      (function* () {
+        for (let n = 1; n <= ROWS; n++) yield [n, of(n)];
+      })();
+    await fill('accreditation_trigram', ['actionId', 'trigram', 'accreditationId'], texts(searchOf));
+    await fill('accreditation_value_trigram', ['actionId', 'fieldId', 'trigram', 'accreditationId'], texts(companyOf));
+    for (const sql of trigramTriggers) await q(sql);
+  }
+  if (values.db === 'sqlite') await q('ANALYZE');
+  else
+    await q(
+      'ANALYZE TABLE accreditation, accreditation_group, accreditation_value, entrance, accreditation_trigram, accreditation_value_trigram',
+    );
 }
-if (values.db === 'sqlite') await q('ANALYZE');
-else
-  await q(
-    'ANALYZE TABLE accreditation, accreditation_group, accreditation_value, entrance, accreditation_trigram, accreditation_value_trigram',
-  );
 const seeded = ((performance.now() - t0) / 1000).toFixed(1);
 
 // ---- measure ----

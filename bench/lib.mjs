@@ -13,8 +13,12 @@ export async function startBench(db, { webDist, env = {} } = {}) {
   const { loadConfig } = await import(`${dist}/config/config.js`);
   const { hashPassword } = await import(`${dist}/common/crypto.js`);
   const { DataSource } = await import('typeorm');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-bench-'));
-  const dbName = `accredo_bench_${Date.now().toString(36)}`;
+  // BENCH_REUSE: a database kept by an earlier run (BENCH_KEEP), the MariaDB database's name or the
+  // SQLite data folder, used as it is (its subject and user too), and kept again afterwards
+  const reuse = process.env.BENCH_REUSE;
+  const dataDir =
+    reuse && db !== 'mariadb' ? path.resolve(reuse) : fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-bench-'));
+  const dbName = reuse && db === 'mariadb' ? reuse : `accredo_bench_${Date.now().toString(36)}`;
   const mariadb = process.env.TEST_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -30,15 +34,18 @@ export async function startBench(db, { webDist, env = {} } = {}) {
   const ds = app.get(DataSource);
   const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
   const q = db === 'mariadb' ? '`' : '"';
-  await ds.query(
-    `INSERT INTO subject (name, ${q}key${q}, deviceKey, pathToFiles, multiLanguage, timeZone, extensions, createdAt) VALUES ('Bench', 'bench', 'BENCHKEY', 'bench', 0, 'Europe/Prague', '[]', ?)`,
-    [now],
-  );
+  const kept = reuse && (await ds.query(`SELECT id FROM subject WHERE pathToFiles = 'bench'`)).length;
+  if (!kept)
+    await ds.query(
+      `INSERT INTO subject (name, ${q}key${q}, deviceKey, pathToFiles, multiLanguage, timeZone, extensions, createdAt) VALUES ('Bench', 'bench', 'BENCHKEY', 'bench', 0, 'Europe/Prague', '[]', ?)`,
+      [now],
+    );
   const [{ id: subjectId }] = await ds.query(`SELECT id FROM subject WHERE pathToFiles = 'bench'`);
-  await ds.query(
-    `INSERT INTO admin_user (subjectId, login, passwordHash, name, active, verified, superuser, manageuser, rights, language, createdAt, updatedAt) VALUES (?, 'bench@example.com', ?, 'Bench', 1, 1, 1, 0, '{}', 'en', ?, ?)`,
-    [subjectId, await hashPassword('bench-password', 10), now, now],
-  );
+  if (!kept)
+    await ds.query(
+      `INSERT INTO admin_user (subjectId, login, passwordHash, name, active, verified, superuser, manageuser, rights, language, createdAt, updatedAt) VALUES (?, 'bench@example.com', ?, 'Bench', 1, 1, 1, 0, '{}', 'en', ?, ?)`,
+      [subjectId, await hashPassword('bench-password', 10), now, now],
+    );
   const login = await fetch(`${base}/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -56,13 +63,14 @@ export async function startBench(db, { webDist, env = {} } = {}) {
   };
   const stop = async () => {
     await app.close();
-    if (db === 'mariadb' && process.env.BENCH_KEEP) console.log(`kept database ${dbName} (BENCH_KEEP)`);
+    const keep = process.env.BENCH_KEEP || reuse;
+    if (keep) console.log(`kept database ${db === 'mariadb' ? dbName : dataDir} (BENCH_KEEP / BENCH_REUSE)`);
     else if (db === 'mariadb') {
       const admin = await new DataSource({ type: 'mariadb', url: `${mariadb}/` }).initialize();
       await admin.query(`DROP DATABASE IF EXISTS \`${dbName}\``);
       await admin.destroy();
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   return { app, ds, base, token, call, subjectId, now, stop };
 }

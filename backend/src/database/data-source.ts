@@ -74,6 +74,7 @@ import { GateWritePath1764106000000 } from './migrations/1764106000000-gate-writ
 import { MailDeferred1764107000000 } from './migrations/1764107000000-mail-deferred.js';
 import { OnlineConfigVersion1764107100000 } from './migrations/1764107100000-online-config-version.js';
 import { TrigramIndex1764108100000 } from './migrations/1764108100000-trigram-index.js';
+import { NotEntered1764200000001 } from './migrations/1764200000001-not-entered.js';
 import { TrigramPending1764300000001 } from './migrations/1764300000001-trigram-pending.js';
 import {
   AccreditationExtensionEntity,
@@ -152,6 +153,7 @@ export const MIGRATIONS = [
   MailDeferred1764107000000,
   OnlineConfigVersion1764107100000,
   TrigramIndex1764108100000,
+  NotEntered1764200000001,
   TrigramPending1764300000001,
 ];
 

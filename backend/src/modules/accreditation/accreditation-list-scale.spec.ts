@@ -288,6 +288,77 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     ).toBeGreaterThan(100);
   });
 
+  it('keeps "not entered" in step with passages, their deletion, new and deleted people', async () => {
+    // accreditation_not_entered (migration 1764200000001) is kept by triggers: what it holds is
+    // what the entry log says, on every change below
+    const notEntered = async (actionId: number) =>
+      (await post('user/filter', { actionId, page: 1, pageSize: 10, exactCount: true, filterData: { entrance: 3 } }))
+        .body as { data: { id: number }[]; max: number };
+    const reference = async (actionId: number) =>
+      (
+        await t.ds.query(
+          'SELECT a.id FROM accreditation a WHERE a.actionId = ? AND NOT EXISTS (SELECT 1 FROM entrance e WHERE e.accreditationId = a.id AND +e.actionId = a.actionId AND +e.type = 1) ORDER BY a.id DESC',
+          [actionId],
+        )
+      ).map((r: { id: number }) => Number(r.id)) as number[];
+    const expectInStep = async (actionId: number) => {
+      const want = await reference(actionId);
+      const got = await notEntered(actionId);
+      expect(got.max).toBe(want.length);
+      expect(got.data.map((r) => r.id)).toEqual(want.slice(0, 10));
+      const kept = (
+        await t.ds.query(
+          'SELECT accreditationId AS id FROM accreditation_not_entered WHERE actionId = ? ORDER BY 1 DESC',
+          [actionId],
+        )
+      ).map((r: { id: number }) => Number(r.id));
+      expect(kept).toEqual(want);
+      return want;
+    };
+    const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
+    const pass = (actionId: number, id: number, type: number, day = DAY2) =>
+      t.ds.query(
+        'INSERT INTO entrance (subjectId, actionId, accreditationId, type, day, createdAt) SELECT subjectId, ?, ?, ?, ?, ? FROM action WHERE id = ?',
+        [actionId, id, type, day, now, actionId],
+      );
+    const before = await expectInStep(action.id);
+    // everyone of the other action entered: none (the empty list), then one whose entry is deleted
+    expect(await expectInStep(other.id)).toEqual([]);
+    const [{ id: someone }] = await t.ds.query('SELECT MAX(accreditationId) AS id FROM entrance WHERE actionId = ?', [
+      other.id,
+    ]);
+    await t.ds.query('DELETE FROM entrance WHERE actionId = ? AND accreditationId = ?', [other.id, someone]);
+    expect(await expectInStep(other.id)).toEqual([Number(someone)]);
+    // an exit is no entry; an entry (twice) is; deleting one of two entries leaves them entered
+    const [a, b] = before;
+    await pass(action.id, a, 0);
+    expect(await expectInStep(action.id)).toContain(a);
+    await pass(action.id, a, 1);
+    await pass(action.id, a, 1, DAY1);
+    expect(await expectInStep(action.id)).not.toContain(a);
+    await t.ds.query('DELETE FROM entrance WHERE accreditationId = ? AND day = ? AND type = 1', [a, DAY1]);
+    expect(await expectInStep(action.id)).not.toContain(a);
+    await t.ds.query('DELETE FROM entrance WHERE accreditationId = ? AND type = 1', [a]);
+    expect(await expectInStep(action.id)).toContain(a);
+    // an entry in another action's log does not make the person entered here
+    await pass(other.id, b, 1);
+    expect(await expectInStep(action.id)).toContain(b);
+    await t.ds.query('DELETE FROM entrance WHERE actionId = ? AND accreditationId = ?', [other.id, b]);
+    // a new person has not entered; a deleted one is gone, with the passages
+    const created = (
+      await post('user', { actionId: action.id, firstname: 'Nora', lastname: 'Newcomer', email: 'nora@example.com' })
+    ).body.data;
+    expect((await expectInStep(action.id))[0]).toBe(created.id);
+    await pass(action.id, created.id, 1);
+    expect(await expectInStep(action.id)).not.toContain(created.id);
+    await post('user/delete', { actionId: action.id, userId: [created.id], type: 1 });
+    expect(await expectInStep(action.id)).toEqual(before);
+    const [{ n }] = await t.ds.query('SELECT COUNT(*) AS n FROM accreditation_not_entered WHERE accreditationId = ?', [
+      created.id,
+    ]);
+    expect(Number(n)).toBe(0);
+  });
+
   it('keeps the text index in step with edits and deletes', async () => {
     const created = (
       await post('user', {

@@ -114,11 +114,18 @@ const SELECTIVE = 2000;
  */
 export const COUNT_CAP = 10_000;
 
-/** A filter as a query, with how many conditions it holds and, for some, a cheaper exact count. */
+/**
+ * A filter as a query, with how many conditions it holds and, for some, a cheaper exact count, a
+ * cheaper count that stops after COUNT_CAP + 1 (`capped`: the one condition's own index range,
+ * instead of walking the action's people newest first and probing each), and whether its one
+ * condition is known to match more than SELECTIVE (`broad`: its first ids were read already).
+ */
 interface Filtered {
   qb: SelectQueryBuilder<AccreditationEntity>;
   conditions: number;
   count?: () => Promise<number>;
+  capped?: () => Promise<number>;
+  broad?: boolean;
 }
 
 @Injectable()
@@ -280,7 +287,7 @@ export class AccreditationService {
    * COUNT_CAP + 1 matches unless `exactCount` asks for all (issue 16, bench/accreditation-list.mjs).
    */
   private async page(
-    { qb, conditions, count }: Filtered,
+    { qb, conditions, count, capped, broad }: Filtered,
     page: number,
     pageSize: number,
     exactCount: boolean,
@@ -307,7 +314,7 @@ export class AccreditationService {
       ).map((r) => Number(r.id));
       return { rows: await this.rowsByIds(fromOldest ? ids.reverse() : ids), ...counted };
     }
-    if (conditions) {
+    if (conditions && !broad) {
       const ids = (
         await qb
           .clone()
@@ -328,9 +335,19 @@ export class AccreditationService {
         .offset(offset)
         .limit(pageSize)
         .getRawMany<{ id: number }>(),
-      exactCount ? (count ? count() : qb.getCount()).then((max) => ({ max, maxCapped: false })) : this.cappedCount(qb),
+      exactCount
+        ? (count ? count() : qb.getCount()).then((max) => ({ max, maxCapped: false }))
+        : capped
+          ? capped().then((n) => (n > COUNT_CAP ? { max: COUNT_CAP, maxCapped: true } : { max: n, maxCapped: false }))
+          : this.cappedCount(qb),
     ]);
     return { rows: await this.rowsByIds(pageIds.map((r) => Number(r.id))), ...counted };
+  }
+
+  /** How many rows a query of ids has, counting no further than COUNT_CAP + 1. */
+  private async countUpToCap(sql: string, params: unknown[]): Promise<number> {
+    const [row] = await this.ds.query(`SELECT COUNT(*) AS n FROM (${sql} LIMIT ${COUNT_CAP + 1}) capped`, params);
+    return Number(row.n);
   }
 
   /** How many rows the query has, counting no further than COUNT_CAP + 1. */
@@ -450,13 +467,18 @@ export class AccreditationService {
       conditions++;
     };
     // A condition matched by few (≤ SELECTIVE) ids, given as the list, or by many, as `broad`.
+    let known = 0; // conditions whose first ids, read already, were more than SELECTIVE
     const selectiveOr = (name: string, ids: number[], broad: string, params?: Record<string, unknown>, not = false) => {
-      if (ids.length > SELECTIVE) where(broad, params);
-      else if (ids.length) where(`a.id ${not ? 'NOT IN' : 'IN'} (:...${name})`, { [name]: ids });
+      if (ids.length > SELECTIVE) {
+        where(broad, params);
+        known++;
+      } else if (ids.length) where(`a.id ${not ? 'NOT IN' : 'IN'} (:...${name})`, { [name]: ids });
       else where(not ? '1 = 1' : '1 = 0');
     };
-    // A way to count the matches of the one condition there is, cheaper than the combined query.
+    // A way to count the matches of the one condition there is, cheaper than the combined query,
+    // and one that stops after COUNT_CAP + 1 reading that condition's own index range.
     let soleCount: (() => Promise<number>) | undefined;
+    let soleCapped: (() => Promise<number>) | undefined;
     // The action's people, from the dashboard's counts (migration 1764102000000): a few rows.
     const actionCount = async () => {
       const [row] = await this.ds.query(
@@ -487,7 +509,11 @@ export class AccreditationService {
         );
         if (!ids) scan();
         else if (ids.length <= SELECTIVE) selectiveOr('textIds', ids, '');
-        else where('a.id IN (:...textIds)', { textIds: ids });
+        else {
+          where('a.id IN (:...textIds)', { textIds: ids });
+          known++;
+          soleCapped = async () => ids.length;
+        }
       } else if (folded.length < 3 || /[%_]/.test(folded)) scan();
       else {
         // SQLite: the trigram index (migration 1764105000000) finds every row holding the text,
@@ -518,6 +544,16 @@ export class AccreditationService {
         'EXISTS (SELECT 1 FROM accreditation_group g WHERE g.accreditationId = a.id AND g.groupId = :groupId)',
         { groupId: filter.groupId },
       );
+      // Alone, counted from the group's links (IDX_accreditation_group_groupId), each checked to be
+      // one of the action's people in IDX_accreditation_list (subject, action, id: a small index,
+      // not the row; a group without an action links several actions' people):
+      // COUNT_CAP + 1 links, not the walk of 10 times as many people probing each (1 in 10).
+      const groupId = filter.groupId;
+      soleCapped = () =>
+        this.countUpToCap(
+          `SELECT 1 FROM accreditation_group g ${this.ds.options.type === 'mariadb' ? 'STRAIGHT_JOIN accreditation a FORCE INDEX (IDX_accreditation_list)' : 'CROSS JOIN accreditation a'} ON a.id = g.accreditationId WHERE g.groupId = ? AND a.subjectId = ? AND a.actionId = ?`,
+          [groupId, currentSubjectId(), actionId],
+        );
     }
     if (filter.zoneId) {
       const ids = await this.firstIds('SELECT z.accreditationId AS id FROM accreditation_zone z WHERE z.zoneId = ?', [
@@ -530,9 +566,16 @@ export class AccreditationService {
         { zoneId: filter.zoneId },
       );
     }
-    // IDX_accreditation_printed (subject, action, printCount)
-    if (filter.printed === 1) where('a.printCount > 0');
-    if (filter.printed === -1) where('a.printCount = 0');
+    if (filter.printed === 1 || filter.printed === -1) {
+      // IDX_accreditation_printed (subject, action, printCount): the first ids, and alone the capped
+      // count, from its range. Many are `+a.printCount …` (no index): the walk newest first finds a
+      // page at once, where SQLite took the range and sorted it (140,000 ids for a page at 1 in 7).
+      const test = filter.printed === 1 ? '> 0' : '= 0';
+      const own = `SELECT a.id AS id FROM accreditation a WHERE a.subjectId = ? AND a.actionId = ? AND a.printCount ${test}`;
+      const ownParams = [currentSubjectId(), actionId];
+      selectiveOr('printedIds', await this.firstIds(own, ownParams), `+a.printCount ${test}`);
+      soleCapped = () => this.countUpToCap(own, ownParams);
+    }
     if (filter.entrance) {
       // 1 entered, 2 entered on a day, 3 not entered, 4 not entered on a day (spec §2); the day
       // defaults to today, as the date picker does.
@@ -542,56 +585,99 @@ export class AccreditationService {
       const params = { actionId, entranceDay };
       const day = onDay ? ' AND e.day = :entranceDay' : '';
       const not = filter.entrance > 2;
-      // The people who entered, from IDX_entrance_filter (action, type, day, person): few are
-      // handed over as a list; many (or many who did not enter) are a probe per row of that same
-      // covering index, every equality given: (action, entry, the day or each day with entries,
-      // this person). The probe is a scalar `(SELECT 1 … LIMIT 1) IS [NOT] NULL` (for "not
-      // entered" the anti-join): MariaDB turns an EXISTS or NOT EXISTS on the entry log into
-      // reading every entry of the action first (exists_to_in), 240,000 rows at 300,000 people.
-      const ids = await this.firstIds(
-        `SELECT DISTINCT e.accreditationId AS id FROM entrance e WHERE e.actionId = ? AND e.type = 1${onDay ? ' AND e.day = ?' : ''}`,
-        onDay ? [actionId, entranceDay] : [actionId],
-      );
-      let probe = `SELECT 1 FROM entrance e WHERE e.accreditationId = a.id AND e.type = 1${day}`;
-      const probeParams: Record<string, unknown> = { ...params };
-      let antiJoined = false;
-      if (ids.length > SELECTIVE) {
-        const days = onDay ? [entranceDay] : await this.entranceDays(actionId);
-        if (not && days.length === 1 && this.ds.options.type === 'mariadb') {
-          // MariaDB, "not entered" (on the one day there is): a LEFT JOIN anti-join ("Not
-          // exists": it stops at the first entry) costs a quarter of the scalar sub-query's
-          // executions, which the capped count runs 5 times per match (50,000 at 1 in 5).
-          // Only with the day an equality: with several days MariaDB reads the entry log by
-          // person (IDX_entrance_accreditation) and each row, so the probe below stays.
-          qb.leftJoin(
-            'entrance',
-            'ne',
-            'ne.actionId = :actionId AND ne.type = 1 AND ne.day = :notEnteredDay AND ne.accreditationId = a.id',
-            { actionId, notEnteredDay: days[0] },
+      if (filter.entrance === 3) {
+        // "Not entered": the action's people without an entry are `accreditation_not_entered`
+        // (action, person; migration 1764200000001, kept by triggers on the accreditations and the
+        // entry log), one index range in id order: few are handed over as a list, many are a join
+        // on its key (the walk newest first probes it; read newest first itself, it is the page's
+        // order), and the count reads that range alone, never further than asked.
+        const notEntered = 'SELECT ne.accreditationId AS id FROM accreditation_not_entered ne WHERE ne.actionId = ?';
+        const ids = await this.firstIds(notEntered, [actionId]);
+        if (ids.length > SELECTIVE && this.ds.options.type === 'mariadb') {
+          // MariaDB reads the range newest first and each row by its key: the page's order, no sort
+          qb.innerJoin('accreditation_not_entered', 'ne', 'ne.actionId = :actionId AND ne.accreditationId = a.id', {
+            actionId,
+          });
+          conditions++;
+          known++;
+        }
+        // SQLite would read the join from the range too, then sort it (200,000 ids at a million):
+        // the walk newest first probing its key finds a page at once
+        else
+          selectiveOr(
+            'notEnteredIds',
+            ids,
+            'EXISTS (SELECT 1 FROM accreditation_not_entered ne WHERE ne.actionId = :actionId AND ne.accreditationId = a.id)',
+            { actionId },
           );
-          where('ne.accreditationId IS NULL');
-          antiJoined = true;
+        soleCapped = () => this.countUpToCap(notEntered, [actionId]);
+        soleCount = async () => {
+          const [row] = await this.ds.query(
+            'SELECT COUNT(*) AS n FROM accreditation_not_entered ne WHERE ne.actionId = ?',
+            [actionId],
+          );
+          return Number(row.n);
+        };
+      } else {
+        // The people who entered, from IDX_entrance_filter (action, type, day, person): few are
+        // handed over as a list; many (or many who did not enter) are a probe per row of that same
+        // covering index, every equality given: (action, entry, the day or each day with entries,
+        // this person). The probe is a scalar `(SELECT 1 … LIMIT 1) IS [NOT] NULL` (for "not
+        // entered" the anti-join): MariaDB turns an EXISTS or NOT EXISTS on the entry log into
+        // reading every entry of the action first (exists_to_in), 240,000 rows at 300,000 people.
+        const ids = await this.firstIds(
+          `SELECT DISTINCT e.accreditationId AS id FROM entrance e WHERE e.actionId = ? AND e.type = 1${onDay ? ' AND e.day = ?' : ''}`,
+          onDay ? [actionId, entranceDay] : [actionId],
+        );
+        let probe = `SELECT 1 FROM entrance e WHERE e.accreditationId = a.id AND e.type = 1${day}`;
+        const probeParams: Record<string, unknown> = { ...params };
+        let antiJoined = false;
+        if (ids.length > SELECTIVE) {
+          const days = onDay ? [entranceDay] : await this.entranceDays(actionId);
+          if (not && days.length === 1 && this.ds.options.type === 'mariadb') {
+            // MariaDB, "not entered" (on the one day there is): a LEFT JOIN anti-join ("Not
+            // exists": it stops at the first entry) costs a quarter of the scalar sub-query's
+            // executions, which the capped count runs 5 times per match (50,000 at 1 in 5).
+            // Only with the day an equality: with several days MariaDB reads the entry log by
+            // person (IDX_entrance_accreditation) and each row, so the probe below stays.
+            qb.leftJoin(
+              'entrance',
+              'ne',
+              'ne.actionId = :actionId AND ne.type = 1 AND ne.day = :notEnteredDay AND ne.accreditationId = a.id',
+              { actionId, notEnteredDay: days[0] },
+            );
+            where('ne.accreditationId IS NULL');
+            antiJoined = true;
+          }
+          // a log over more days than an event has: the probe of IDX_entrance_accreditation (person, day)
+          else if (days.length <= 31) {
+            probe =
+              'SELECT 1 FROM entrance e WHERE e.actionId = :actionId AND e.type = 1 AND e.day IN (:...entranceDays) AND e.accreditationId = a.id';
+            probeParams.entranceDays = days;
+          }
         }
-        // a log over more days than an event has: the probe of IDX_entrance_accreditation (person, day)
-        else if (days.length <= 31) {
-          probe =
-            'SELECT 1 FROM entrance e WHERE e.actionId = :actionId AND e.type = 1 AND e.day IN (:...entranceDays) AND e.accreditationId = a.id';
-          probeParams.entranceDays = days;
-        }
+        if (!antiJoined)
+          selectiveOr('enteredIds', ids, `(${probe} LIMIT 1) IS ${not ? '' : 'NOT '}NULL`, probeParams, not);
+        // Alone, counted from IDX_entrance_filter (action, type, day, person) without a probe per
+        // accreditation: the entry log holds rows of existing accreditations only (remove()).
+        soleCount = async () => {
+          const [row] = await this.ds
+            .createQueryBuilder()
+            .from('entrance', 'e')
+            .select('COUNT(DISTINCT e.accreditationId)', 'n')
+            .where(`e.actionId = :actionId AND e.type = 1${day}`, params)
+            .getRawMany<{ n: number }>();
+          return not ? (await actionCount()) - Number(row.n) : Number(row.n);
+        };
+        // Alone and entered: the same index range, distinct people up to COUNT_CAP + 1 (not the walk
+        // newest first probing each person).
+        if (!not)
+          soleCapped = () =>
+            this.countUpToCap(
+              `SELECT DISTINCT e.accreditationId AS id FROM entrance e WHERE e.actionId = ? AND e.type = 1${onDay ? ' AND e.day = ?' : ''}`,
+              onDay ? [actionId, entranceDay] : [actionId],
+            );
       }
-      if (!antiJoined)
-        selectiveOr('enteredIds', ids, `(${probe} LIMIT 1) IS ${not ? '' : 'NOT '}NULL`, probeParams, not);
-      // Alone, counted from IDX_entrance_filter (action, type, day, person) without a probe per
-      // accreditation: the entry log holds rows of existing accreditations only (remove()).
-      soleCount = async () => {
-        const [row] = await this.ds
-          .createQueryBuilder()
-          .from('entrance', 'e')
-          .select('COUNT(DISTINCT e.accreditationId)', 'n')
-          .where(`e.actionId = :actionId AND e.type = 1${day}`, params)
-          .getRawMany<{ n: number }>();
-        return not ? (await actionCount()) - Number(row.n) : Number(row.n);
-      };
     }
     for (const [i, [fieldId, wanted]] of Object.entries(filter.customField ?? {}).entries()) {
       // field ids are digits (accreditationFilterSchema)
@@ -633,7 +719,9 @@ export class AccreditationService {
           : null;
       if (all && all.length > SELECTIVE) {
         where(`a.id IN (:...ids${i})`, { [`ids${i}`]: all });
+        known++;
         soleCount = async () => all.length;
+        soleCapped = async () => all.length;
         continue;
       }
       const ids =
@@ -655,13 +743,22 @@ export class AccreditationService {
         `EXISTS (SELECT 1 FROM accreditation_value ${v} WHERE ${v}.accreditationId = a.id AND ${condition})`,
         params,
       );
-      if (ids.length > SELECTIVE)
+      if (ids.length > SELECTIVE) {
         soleCount = async () => {
           const [row] = await values().select('COUNT(*)', 'n').getRawMany<{ n: number }>();
           return Number(row.n);
         };
+        // up to COUNT_CAP + 1 entries of IDX_accreditation_value_field (one value per person)
+        soleCapped = () => this.countUpToCap(...values().select(`${v}.accreditationId`, 'id').getQueryAndParameters());
+      }
     }
-    return { qb, conditions, count: conditions === 0 ? actionCount : conditions === 1 ? soleCount : undefined };
+    return {
+      qb,
+      conditions,
+      count: conditions === 0 ? actionCount : conditions === 1 ? soleCount : undefined,
+      capped: conditions === 1 ? soleCapped : undefined,
+      broad: conditions === 1 && known === 1,
+    };
   }
 
   // ---- bulk changes (spec §7: ids, or `all` with the filter) ----
