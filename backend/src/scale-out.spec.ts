@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queue, type Worker } from 'bullmq';
+import { Queue } from 'bullmq';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.factory.js';
@@ -132,8 +132,7 @@ describe.skipIf(skip)('two instances behind one address', () => {
       service.chunkSize = 1;
     }
     // the instance asked takes no PDF work: the other one renders the job
-    const worker = (other as unknown as { bullWorker: Worker }).bullWorker;
-    await worker.pause();
+    await other.hold(true);
     let job: PdfJobEntity;
     try {
       const started = await on(
@@ -152,7 +151,7 @@ describe.skipIf(skip)('two instances behind one address', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     } finally {
-      worker.resume();
+      await other.hold(false);
       for (const service of [first, other]) {
         service.syncMax = 200;
         service.chunkSize = 100;

@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfPageCodes } from '../../testing/pdf.js';
 import { createAdminUser, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { entryRules, type GateWorld, gateWorld } from '../device/device-testing.js';
 import { MailContexts } from '../mail/mail-render.js';
@@ -11,35 +7,8 @@ import { BadgePdfService } from '../pdf/badge-pdf.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { AccreditationEntity } from './accreditation.entity.js';
 
-const run = promisify(execFile);
-
 let n = 0;
 const nonce = () => `badge-${Date.now().toString(36)}-${n++}`;
-
-/** The QR codes of each page of a PDF: rasterised by pdftoppm, decoded by zbarimg (independent of Chromium). */
-async function pdfCodes(pdf: Buffer): Promise<string[]> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'badge-replace-'));
-  try {
-    const file = path.join(dir, 'badges.pdf');
-    await fs.writeFile(file, pdf);
-    await run('pdftoppm', ['-r', '200', '-png', file, path.join(dir, 'page')]);
-    const pages = (await fs.readdir(dir)).filter((f) => f.endsWith('.png')).sort();
-    const codes: string[] = [];
-    for (const page of pages) {
-      const { stdout } = await run('zbarimg', [
-        '--quiet',
-        '--raw',
-        '-Sdisable',
-        '-Sqrcode.enable',
-        path.join(dir, page),
-      ]);
-      codes.push(stdout.trim());
-    }
-    return codes;
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-  }
-}
 
 interface PrintEntry {
   date: string;
@@ -255,7 +224,7 @@ describe('reprint that retires the old badge', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
-    expect(await pdfCodes(Buffer.from(await res.arrayBuffer()))).toEqual([`${pdfPerson.bc}-1`]);
+    expect(await pdfPageCodes(Buffer.from(await res.arrayBuffer()))).toEqual([`${pdfPerson.bc}-1`]);
     expect((await scan(pdfPerson.bc)).body.data.reason).toBe('BADGE_SUPERSEDED');
     expect((await scan(`${pdfPerson.bc}-1`)).body.data.reason).toBe('OK');
     // an ordinary PDF reprint keeps that code
@@ -264,7 +233,7 @@ describe('reprint that retires the old badge', () => {
       headers: { authorization: admin, 'content-type': 'application/json' },
       body: JSON.stringify({ actionId: w.action.id, userId: [pdfPerson.id], type: 'pdf' }),
     });
-    expect(await pdfCodes(Buffer.from(await plain.arrayBuffer()))).toEqual([`${pdfPerson.bc}-1`]);
+    expect(await pdfPageCodes(Buffer.from(await plain.arrayBuffer()))).toEqual([`${pdfPerson.bc}-1`]);
     expect((await row(pdfPerson.id)).badgeVersion).toBe(1);
   });
 
@@ -283,7 +252,7 @@ describe('reprint that retires the old badge', () => {
       const file = await fetch(`${t.url}/api/admin/v1/user/print/job/${res.body.data.id}/file`, {
         headers: { authorization: admin },
       });
-      expect(await pdfCodes(Buffer.from(await file.arrayBuffer()))).toEqual([
+      expect(await pdfPageCodes(Buffer.from(await file.arrayBuffer()))).toEqual([
         `${people[0].bc}-2`,
         `${people[1].bc}-1`,
         `${people[2].bc}-1`,

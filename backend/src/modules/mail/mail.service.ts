@@ -6,8 +6,8 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type Job, Queue, Worker } from 'bullmq';
 import { type EntityManager, In, LessThan, LessThanOrEqual, type Repository } from 'typeorm';
+import { RecordQueue } from '../../common/record-queue.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { coreRunner, type Step } from '../../database/core-runner.js';
 import { sqlDate } from '../device/sql.js';
@@ -85,8 +85,6 @@ const CONCURRENCY = 4;
 /** The reason of a mail whose every send was interrupted (a mail that kills the worker is not retried forever). */
 export const INTERRUPTED_REASON = `Sending was interrupted ${MAX_ATTEMPTS} times (the server stopped during each send); given up`;
 
-type MailJob = { name: 'send'; data: { id: number } } | { name: 'drain'; data: Record<string, never> };
-
 /**
  * Every mail goes into the queue of record (mail_queue) first and is then sent by a worker: nothing
  * is lost when the server stops, a failed send is retried with back-off and then marked error with
@@ -103,12 +101,8 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly logger = new Logger('MailQueue');
   private readonly transport: MailTransport;
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
-  private bullQueue?: Queue;
-  private bullWorker?: Worker;
-  private readonly pending = new Set<Promise<unknown>>();
+  /** the way to the worker: in process, or BullMQ's queue `mail` with REDIS_URL */
+  private readonly work: RecordQueue<{ id: number }>;
   /**
    * Renders the badge PDF of a mail with attachBadge (set by the PDF module, which needs the print
    * code; the mail module stays free of it). A mail whose badge cannot be rendered fails and is retried.
@@ -125,10 +119,25 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.transport = new MailTransport(config.smtpUrl, `${config.dataDir}/outbox`);
+    this.work = new RecordQueue({
+      name: 'mail',
+      label: 'Mail',
+      logger: this.logger,
+      redisUrl: config.redisUrl,
+      prefix: config.redisPrefix,
+      concurrency: CONCURRENCY,
+      drainJobId: 'drain',
+      process: (job) => this.process(job.data.id),
+      drain: () => this.drain(),
+    });
   }
 
   get mode(): 'bullmq' | 'local' {
     return this.config.redisUrl ? 'bullmq' : 'local';
+  }
+
+  private get stopped(): boolean {
+    return this.work.isStopped;
   }
 
   /**
@@ -261,47 +270,25 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
         ? 'Sending mail over SMTP'
         : `No SMTP_URL: mails are written to ${this.config.dataDir}/outbox`,
     );
-    if (this.config.redisUrl) this.startBull(this.config.redisUrl);
-    this.timer = setInterval(() => this.poll(), POLL_MS);
+    this.work.start();
+    this.timer = setInterval(() => this.work.poll(), POLL_MS);
     this.timer.unref();
     // Mails left waiting by the last run (or by another instance) are sent now.
-    this.poll();
+    this.work.poll();
   }
 
   /** Before the database closes: the mail being sent is finished and recorded, the rest stays waiting. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await Promise.allSettled([...this.pending]);
-    await this.bullWorker?.close();
-    await this.bullQueue?.close();
-    await this.running;
+    await this.work.close();
     this.transport.close();
   }
 
-  // ---- the two ways to the worker ----
+  // ---- the way to the worker (common/record-queue.ts) ----
 
-  private startBull(url: string): void {
-    const options = { prefix: this.config.redisPrefix };
-    this.bullQueue = new Queue('mail', {
-      ...options,
-      connection: { url, maxRetriesPerRequest: 3 },
-      defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
-    });
-    this.bullQueue.on('error', (err) => this.logger.warn(`Redis (mail queue): ${err.message}`));
-    this.bullWorker = new Worker('mail', (job: Job) => this.process(job as unknown as MailJob), {
-      ...options,
-      connection: { url, maxRetriesPerRequest: null },
-      concurrency: CONCURRENCY,
-    });
-    this.bullWorker.on('error', (err) => this.logger.warn(`Redis (mail worker): ${err.message}`));
-    this.logger.log(`Mail jobs go through BullMQ (queue "mail", prefix "${this.config.redisPrefix}")`);
-  }
-
-  private async process(job: MailJob): Promise<void> {
-    if (this.stopped) return;
-    if (job.name === 'drain') return this.drain();
-    const mail = await this.queue.findOneBy({ id: job.data.id, status: 'waiting' });
+  /** A BullMQ job of one mail. */
+  private async process(id: number): Promise<void> {
+    const mail = await this.queue.findOneBy({ id, status: 'waiting' });
     // Sent already, or its retry is not due yet (a delayed job or the poll comes back for it).
     if (!mail || mail.nextAttemptAt.getTime() > Date.now()) return;
     await this.sendOne(mail);
@@ -309,56 +296,13 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Tells the workers about new mails: BullMQ jobs, or a wake-up of the in-process worker. */
   private notify(ids: number[], delay = 0): void {
-    if (!this.bullQueue) {
-      if (!delay) this.wake();
-      return;
-    }
-    const queue = this.bullQueue;
     const attempt = Date.now().toString(36);
-    const jobs = ids.map((id) => ({
-      name: 'send',
-      data: { id },
-      opts: { jobId: `mail-${id}-${attempt}`, delay },
-    }));
-    // Never awaited by the request: the row is on record, and the poll finds it if Redis is away.
-    const work = (async () => {
-      for (let i = 0; i < jobs.length; i += 500) await queue.addBulk(jobs.slice(i, i + 500));
-    })()
-      .catch((err) => this.logger.warn(`Mail jobs not queued in Redis (the poll sends them): ${err.message}`))
-      .finally(() => this.pending.delete(work));
-    this.pending.add(work);
-  }
-
-  /** The poll: a 'drain' job (one at a time across instances) or the in-process worker. */
-  private poll(): void {
-    if (this.stopped) return;
-    if (!this.bullQueue) {
-      this.wake();
-      return;
-    }
-    const work = this.bullQueue
-      .add('drain', {}, { jobId: 'drain' })
-      .catch((err) => this.logger.warn(`Redis (mail poll): ${err.message}`))
-      .finally(() => this.pending.delete(work));
-    this.pending.add(work);
+    this.work.add(ids.map((id) => ({ name: 'send', data: { id }, opts: { jobId: `mail-${id}-${attempt}`, delay } })));
   }
 
   /** Runs the in-process worker now (or once more after the current run). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err) => this.logger.error(`Mail worker failed: ${(err as Error).message}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.work.kick();
   }
 
   /** Runs the worker here until nothing is due (the tests await it). */
@@ -366,8 +310,9 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
     this.wake();
     let last = Number.POSITIVE_INFINITY;
     for (;;) {
-      if (this.running) {
-        await this.running;
+      const running = this.work.running;
+      if (running) {
+        await running;
         continue;
       }
       const due = await this.queue.count({ where: { status: 'waiting', nextAttemptAt: LessThanOrEqual(new Date()) } });

@@ -9,10 +9,10 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type Job, Queue, Worker } from 'bullmq';
 import { In, LessThan, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { RecordQueue } from '../../common/record-queue.js';
 import type { AdminAuth } from '../../common/request.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { currentSubjectId, runInTenant } from '../../database/tenant.js';
@@ -54,8 +54,6 @@ const fileKey = (id: number) => `${id}/badges.pdf`;
 const PART_KEY = /^\d+\/part-\d+\.pdf$/;
 /** Part files removed at once when a job's file is done (a bucket takes one delete per object). */
 const REMOVE_AT_ONCE = 8;
-
-type PdfQueueJob = { name: 'run'; data: { id: number } } | { name: 'drain'; data: Record<string, never> };
 
 /**
  * The language of a person's own badge (the mail's attachment, the gate desk's print), where no
@@ -113,13 +111,9 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
   private readonly logger = new Logger('PdfJobs');
   private timer?: NodeJS.Timeout;
   private sweepTimer?: NodeJS.Timeout;
-  private running?: Promise<void>;
   private sweeping?: Promise<void>;
-  private again = false;
-  private stopped = false;
-  private bullQueue?: Queue;
-  private bullWorker?: Worker;
-  private readonly pending = new Set<Promise<unknown>>();
+  /** the way to the worker: in process, or BullMQ's queue `pdf` with REDIS_URL */
+  private readonly work: RecordQueue<{ id: number }>;
   /** where the jobs' parts and files are: DATA_DIR/pdf-jobs, or the bucket with STORAGE_URL */
   private readonly files: StorageArea;
   /** Badges answered at once; more become a job (tests lower it). */
@@ -140,6 +134,24 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
     storage: StorageService,
   ) {
     this.files = storage.pdfJobs;
+    this.work = new RecordQueue({
+      name: 'pdf',
+      label: 'PDF',
+      logger: this.logger,
+      redisUrl: config.redisUrl,
+      prefix: config.redisPrefix,
+      // one job at a time per instance: the renderer's pool of 2 pages is already busy with its chunks
+      concurrency: 1,
+      // a 5,000-badge job takes minutes: its lock is renewed meanwhile, the table claim is the record
+      lockDuration: 60_000,
+      drainJobId: 'pdf-drain',
+      process: (job) => this.process(job.data.id),
+      drain: () => this.drain(),
+    });
+  }
+
+  private get stopped(): boolean {
+    return this.work.isStopped;
   }
 
   /** `bullmq` with REDIS_URL (a queue `pdf` shared by the instances), else `local` (this process's worker). */
@@ -149,24 +161,20 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
 
   onApplicationBootstrap(): void {
     this.mail.badgeAttachment = (mail) => this.mailBadge(mail.accreditationId, mail.subjectId);
-    if (this.config.redisUrl) this.startBull(this.config.redisUrl);
-    this.timer = setInterval(() => this.poll(), POLL_MS);
+    this.work.start();
+    this.timer = setInterval(() => this.work.poll(), POLL_MS);
     this.timer.unref();
     this.sweepTimer = setInterval(() => this.startSweep(), SWEEP_MS);
     this.sweepTimer.unref();
-    this.poll();
+    this.work.poll();
     this.startSweep();
   }
 
   /** Before the database closes: the chunk being rendered is finished and recorded, the job stays waiting. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    await Promise.allSettled([...this.pending]);
-    await this.bullWorker?.close();
-    await this.bullQueue?.close();
-    await this.running;
+    await this.work.close();
     await this.sweeping;
   }
 
@@ -294,83 +302,26 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
 
   /** Resolves when this instance's in-process worker and sweep have nothing left to do (tests). */
   async flush(): Promise<void> {
-    while (this.running || this.sweeping) await (this.running ?? this.sweeping);
+    while (this.work.running || this.sweeping) await (this.work.running ?? this.sweeping);
   }
 
-  // ---- the two ways to the worker (as the mail queue's) ----
+  // ---- the way to the worker (common/record-queue.ts) ----
 
-  private startBull(url: string): void {
-    const options = { prefix: this.config.redisPrefix };
-    this.bullQueue = new Queue('pdf', {
-      ...options,
-      connection: { url, maxRetriesPerRequest: 3 },
-      defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
-    });
-    this.bullQueue.on('error', (err) => this.logger.warn(`Redis (pdf queue): ${err.message}`));
-    // one job at a time per instance: the renderer's pool of 2 pages is already busy with its chunks
-    this.bullWorker = new Worker('pdf', (job: Job) => this.process(job as unknown as PdfQueueJob), {
-      ...options,
-      connection: { url, maxRetriesPerRequest: null },
-      concurrency: 1,
-      // a 5,000-badge job takes minutes: its lock is renewed meanwhile, the table claim is the record
-      lockDuration: 60_000,
-    });
-    this.bullWorker.on('error', (err) => this.logger.warn(`Redis (pdf worker): ${err.message}`));
-    this.logger.log(`PDF jobs go through BullMQ (queue "pdf", prefix "${this.config.redisPrefix}")`);
-  }
-
-  private async process(job: PdfQueueJob): Promise<void> {
-    if (this.stopped) return;
-    if (job.name === 'drain') return this.drain();
-    const row = await this.jobs.findOneBy({ id: job.data.id, state: 'waiting' });
+  /** A BullMQ job of one PDF job. */
+  private async process(id: number): Promise<void> {
+    const row = await this.jobs.findOneBy({ id, state: 'waiting' });
     // taken by another instance already, or finished
     if (row) await this.claimAndRun(row);
   }
 
+  /** This instance takes no PDF job until released (specs: another instance runs it). */
+  hold(held: boolean): Promise<void> {
+    return this.work.hold(held);
+  }
+
   /** Tells the workers about a new (or retried) job: a BullMQ job, or a wake-up of the in-process worker. */
   private notify(id: number): void {
-    if (!this.bullQueue) {
-      this.kick();
-      return;
-    }
-    // never awaited by the request: the row is on record, and the poll finds it if Redis is away
-    const work = this.bullQueue
-      .add('run', { id }, { jobId: `pdf-${id}-${Date.now().toString(36)}` })
-      .catch((err) => this.logger.warn(`PDF job ${id} not queued in Redis (the poll runs it): ${err.message}`))
-      .finally(() => this.pending.delete(work));
-    this.pending.add(work);
-  }
-
-  /** The poll: a 'drain' job (one at a time across instances) or the in-process worker. */
-  private poll(): void {
-    if (this.stopped) return;
-    if (!this.bullQueue) {
-      this.kick();
-      return;
-    }
-    const work = this.bullQueue
-      .add('drain', {}, { jobId: 'pdf-drain' })
-      .catch((err) => this.logger.warn(`Redis (pdf poll): ${err.message}`))
-      .finally(() => this.pending.delete(work));
-    this.pending.add(work);
-  }
-
-  /** Starts the in-process worker if it is idle (or asks it to look again when it finishes). */
-  kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err) => this.logger.error(`PDF jobs: ${(err as Error).message}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.work.add([{ name: 'run', data: { id }, opts: { jobId: `pdf-${id}-${Date.now().toString(36)}` } }]);
   }
 
   private async drain(): Promise<void> {

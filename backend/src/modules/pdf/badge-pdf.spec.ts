@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { PDFDocument } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngDataUrl } from '../../testing/images.js';
 import { mimeParts } from '../../testing/mail.js';
+import { pdfPageCodes, pdfText, rendererFailingAfter } from '../../testing/pdf.js';
 import { startSmtp } from '../../testing/smtp.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
@@ -14,7 +12,6 @@ import { PrintLogEntity } from '../accreditation/print-log.entity.js';
 import { BadgePdfService, badgeLanguage } from './badge-pdf.service.js';
 import { PdfRenderer } from './pdf-renderer.service.js';
 
-const run = promisify(execFile);
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 /** 1 mm in PDF points */
 const MM = 72 / 25.4;
@@ -24,40 +21,6 @@ async function pageSizes(pdf: Buffer): Promise<[number, number][]> {
   const doc = await PDFDocument.load(pdf);
   return doc.getPages().map((p) => [Math.round(p.getWidth() / MM), Math.round(p.getHeight() / MM)]);
 }
-
-async function withFile<T>(pdf: Buffer, fn: (file: string, dir: string) => Promise<T>): Promise<T> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'badge-pdf-'));
-  try {
-    const file = path.join(dir, 'badges.pdf');
-    await fs.writeFile(file, pdf);
-    return await fn(file, dir);
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** The text of each page (poppler's pdftotext, an independent reader). */
-const pdfText = (pdf: Buffer) =>
-  withFile(pdf, async (file) => (await run('pdftotext', ['-layout', file, '-'])).stdout.split('\f'));
-
-/** The codes on each page: rasterised by pdftoppm, decoded by zbarimg (both independent of Chromium). */
-const pageCodes = (pdf: Buffer) =>
-  withFile(pdf, async (file, dir) => {
-    await run('pdftoppm', ['-r', '200', '-png', file, path.join(dir, 'page')]);
-    const pages = (await fs.readdir(dir)).filter((f) => f.endsWith('.png')).sort();
-    const codes: string[] = [];
-    for (const page of pages) {
-      const { stdout } = await run('zbarimg', [
-        '--quiet',
-        '--raw',
-        '-Sdisable',
-        '-Sqrcode.enable',
-        path.join(dir, page),
-      ]);
-      codes.push(stdout.trim());
-    }
-    return codes;
-  });
 
 describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail attachment)', () => {
   let t: TestApp;
@@ -159,7 +122,7 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
       expect(text).toContain('static');
       expect(text).not.toContain('SCRIPTRAN');
     }
-    expect(await pageCodes(res.bytes)).toEqual(people.map((p) => p.bc));
+    expect(await pdfPageCodes(res.bytes)).toEqual(people.map((p) => p.bc));
 
     // logged and counted like an HTML print
     for (const p of people) expect(await printCount(p.id)).toBe(1);
@@ -198,7 +161,7 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
       [210, 148],
     ]);
     expect((await pdfText(res.bytes))[1]).toContain('Preview');
-    expect(await pageCodes(res.bytes)).toEqual(['ABC123', 'ABC123']);
+    expect(await pdfPageCodes(res.bytes)).toEqual(['ABC123', 'ABC123']);
 
     const broken = await post('template/preview', { data: '{{#each days}}', type: 'pdf' });
     expect([broken.status, broken.body.error.code]).toEqual([400, 'TEMPLATE_SYNTAX_ERROR']);
@@ -232,7 +195,7 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
       expect(file.status).toBe(200);
       expect(file.headers.get('content-type')).toBe('application/pdf');
       expect(await pageSizes(file.bytes)).toHaveLength(3);
-      expect(await pageCodes(file.bytes)).toEqual(people.map((p) => p.bc));
+      expect(await pdfPageCodes(file.bytes)).toEqual(people.map((p) => p.bc));
       expect(await Promise.all(people.map((p) => printCount(p.id)))).toEqual(before.map((n) => n + 1));
 
       const foreign = await t.api('GET', `/api/admin/v1/user/print/job/${job.id}`, { token: otherAdmin });
@@ -267,7 +230,7 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
     expect(pdf?.headers).toMatch(new RegExp(`filename="?badge-${people[1].bc}\\.pdf`, 'i'));
     expect(await pageSizes(pdf!.bytes)).toEqual([[105, 148]]);
     expect((await pdfText(pdf!.bytes))[0]).toContain('Bedrich Smetana');
-    expect(await pageCodes(pdf!.bytes)).toEqual([people[1].bc]);
+    expect(await pdfPageCodes(pdf!.bytes)).toEqual([people[1].bc]);
   });
 
   it('gives a paired station the badge of one person (GET api/device/v1/badge/{id}), logged as a print', async () => {
@@ -283,7 +246,7 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
     expect(res.headers.get('content-type')).toBe('application/pdf');
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(await pageSizes(bytes)).toEqual([[105, 148]]);
-    expect(await pageCodes(bytes)).toEqual([people[2].bc]);
+    expect(await pdfPageCodes(bytes)).toEqual([people[2].bc]);
     expect(await printCount(people[2].id)).toBe(before + 1);
     const log = await t.ds.getRepository(PrintLogEntity).findOne({
       where: { accreditationId: people[2].id },
@@ -356,22 +319,16 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
     const file = await fetchFile('GET', `user/print/job/${failed.id}/file`);
     expect(file.status).toBe(200);
     // every badge once (the order of a selection by ids is the database's: MariaDB's differs)
-    expect((await pageCodes(file.bytes)).sort()).toEqual(people.map((p) => p.bc).sort());
+    expect((await pdfPageCodes(file.bytes)).sort()).toEqual(people.map((p) => p.bc).sort());
     expect(await Promise.all(people.map((p) => printCount(p.id)))).toEqual(before.map((n) => n + 1));
     const done = await post(`user/print/job/${failed.id}/retry`, {});
     expect([done.status, done.body.error.code]).toEqual([409, 'PDF_JOB_NOT_FAILED']);
   });
 
   it('keeps the chunks rendered before a failure: the retry renders and counts only the rest', async () => {
-    const renderer = t.app.get(PdfRenderer);
-    const render = renderer.render.bind(renderer);
     // the first two chunks (one badge each, rendered side by side) succeed; the third fails on each
     // of its tries (a renderer that keeps crashing on it)
-    let calls = 0;
-    const spy = vi.spyOn(renderer, 'render').mockImplementation(async (pages, options) => {
-      if (++calls > 2) throw new Error('Chromium crashed on this chunk');
-      return render(pages, options);
-    });
+    const spy = rendererFailingAfter(t.app, 2);
     const before = await Promise.all(people.map((p) => printCount(p.id)));
     let failed: { id: number };
     try {
@@ -386,7 +343,7 @@ describe('badges as PDF (issue 13: user/print type pdf, preview pdf, jobs, mail 
     await t.app.get(BadgePdfService).flush();
     const file = await fetchFile('GET', `user/print/job/${failed.id}/file`);
     // every badge once (the order of a selection by ids is the database's: MariaDB's differs)
-    expect((await pageCodes(file.bytes)).sort()).toEqual(people.map((p) => p.bc).sort());
+    expect((await pdfPageCodes(file.bytes)).sort()).toEqual(people.map((p) => p.bc).sort());
     // each badge counted once, however many tries its job took
     expect(await Promise.all(people.map((p) => printCount(p.id)))).toEqual(before.map((n) => n + 1));
   });

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PDFDocument } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.factory.js';
 import { pngDataUrl } from '../../testing/images.js';
+import { rendererFailingAfter } from '../../testing/pdf.js';
 import { startS3, type TestS3 } from '../../testing/s3.js';
 import {
   type ApiResult,
@@ -18,7 +19,6 @@ import {
 } from '../../testing/test-app.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { BadgePdfService } from './badge-pdf.service.js';
-import { PdfRenderer } from './pdf-renderer.service.js';
 
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
@@ -71,21 +71,19 @@ describe('PDF jobs in S3-compatible storage', () => {
   const printCount = async (id: number) =>
     (await t.ds.getRepository(AccreditationEntity).findOneByOrFail({ id })).printCount;
   /** Holds an instance's in-process worker (its poll takes no job) so that the other one runs the job. */
-  const hold = (service: BadgePdfService, held: boolean) => {
-    (service as unknown as { stopped: boolean }).stopped = held;
-  };
+  const hold = (service: BadgePdfService, held: boolean) => service.hold(held);
 
   /** A job of the three people started on instance `i` (one badge per part), run there to its end. */
   const bigJob = async (i: number) => {
     const other = services()[1 - i];
-    hold(other, true);
+    await hold(other, true);
     let started: ApiResult;
     try {
       started = await post(i, 'user/print', { actionId: action.id, userId: people.map((p) => p.id), type: 'pdf' });
       expect(started.status, JSON.stringify(started.body)).toBe(202);
       await services()[i].flush();
     } finally {
-      hold(other, false);
+      await hold(other, false);
     }
     const status = await fetch(`${urls[i]}/api/admin/v1/user/print/job/${started.body.data.id}`, {
       headers: { authorization: admin },
@@ -163,14 +161,8 @@ describe('PDF jobs in S3-compatible storage', () => {
 
   it('goes on in another instance from the parts the first one left in the bucket', async () => {
     const [mine, other] = services();
-    const renderer = t.app.get(PdfRenderer);
-    const render = renderer.render.bind(renderer);
     // the first instance renders two chunks (one badge each, side by side), then fails on the third
-    let calls = 0;
-    const spy = vi.spyOn(renderer, 'render').mockImplementation(async (pages, options) => {
-      if (++calls > 2) throw new Error('Chromium crashed on this chunk');
-      return render(pages, options);
-    });
+    const spy = rendererFailingAfter(t.app, 2);
     const before = await Promise.all(people.map((p) => printCount(p.id)));
     let failed: { id: number; state: string; done: number };
     try {
@@ -185,13 +177,13 @@ describe('PDF jobs in S3-compatible storage', () => {
     ]);
 
     // the retry is asked of the second instance, whose own folder has none of the parts
-    hold(mine, true);
+    await hold(mine, true);
     try {
       const retried = await post(1, `user/print/job/${failed.id}/retry`, {});
       expect(retried.status, JSON.stringify(retried.body)).toBe(200);
       await other.flush();
     } finally {
-      hold(mine, false);
+      await hold(mine, false);
     }
     const file = await download(0, failed.id);
     expect(file.status).toBe(200);
