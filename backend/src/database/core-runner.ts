@@ -305,11 +305,14 @@ export class CoreRunner {
       const conn = await mysqlConnection(pool);
       let open = false;
       try {
-        await myQuery(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
-        await myQuery(conn, 'START TRANSACTION');
-        open = true;
         const env = CoreRunner.mysqlEnv;
         const prepared = options.prepared ?? 'writes';
+        // a batch starts its transaction itself (in its block when it can: mariadb-batch.ts)
+        if (!options.batch) {
+          await myQuery(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
+          await myQuery(conn, 'START TRANSACTION');
+        }
+        open = true;
         const { value, committed } = options.batch
           ? await runMysqlBatched(
               conn,

@@ -63,6 +63,40 @@ describe.skipIf(TEST_DB !== 'mariadb')('MariaDB batch of a core after its lock (
     expect(await links(second.id)).toBe(2);
   });
 
+  it('sends everything from START TRANSACTION to COMMIT as one statement', async () => {
+    // every statement text the pool's connections are given meanwhile (a prototype shared by all)
+    const sent: string[] = [];
+    const conn = await new Promise<Record<string, unknown>>((ok, fail) =>
+      (
+        t.ds.driver as unknown as { pool: { getConnection(cb: (e: unknown, c: unknown) => void): void } }
+      ).pool.getConnection((e, c) => (e ? fail(e) : ok(c as Record<string, unknown>))),
+    );
+    const proto = Object.getPrototypeOf(conn) as Record<string, (...args: unknown[]) => unknown>;
+    (conn as { release(): void }).release();
+    const originals = { query: proto.query, execute: proto.execute };
+    for (const name of ['query', 'execute'] as const)
+      proto[name] = function (this: unknown, ...args: unknown[]) {
+        const sql = typeof args[0] === 'string' ? args[0] : String((args[0] as { sql?: string })?.sql);
+        sent.push(sql);
+        return originals[name].apply(this, args);
+      };
+    let made: { n: number };
+    try {
+      made = await run('counted');
+    } finally {
+      Object.assign(proto, originals);
+    }
+    const ours = sent.filter((sql) => /batch_|TRANSACTION|COMMIT|ROLLBACK/.test(sql));
+    expect(ours).toHaveLength(1);
+    expect(ours[0]).toMatch(
+      /^BEGIN NOT ATOMIC SET TRANSACTION ISOLATION LEVEL READ COMMITTED; START TRANSACTION;.*COMMIT; END$/s,
+    );
+    expect(made.n).toBe(3);
+    await t.ds.query("DELETE FROM batch_link WHERE itemId IN (SELECT id FROM batch_item WHERE note = 'counted')");
+    await t.ds.query("DELETE FROM batch_item WHERE note = 'counted'");
+    await t.ds.query('UPDATE batch_lock SET used = used - 1 WHERE id = 1');
+  });
+
   it('runs a core whose read decides what follows one statement at a time, with the same outcome', async () => {
     const third = await run('three', true);
     // used was 2 before this one: 3 links

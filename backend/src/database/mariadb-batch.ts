@@ -49,10 +49,17 @@ const sameValue = (a: unknown, b: unknown): boolean => {
   return false;
 };
 
+/** What starts the transaction (READ COMMITTED, as the runner's stepwise transactions). */
+const BEGIN = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION'];
+
 /**
- * Runs `make()`'s core on `conn` inside its open transaction, the steps from the first one ending
- * with `lock` on in one round trip (see above). `stepwise` runs a fresh core one statement at a time
- * in a fresh transaction (after this has rolled back), for when the batch cannot be used.
+ * Runs `make()`'s core on `conn`, the steps from the first one ending with `lock` on in one round
+ * trip (see above). No transaction is open when it is called: the reads before the lock run on their
+ * own (READ COMMITTED reads each see the latest committed rows, in a transaction or not), the
+ * transaction starts with the first write before the lock or else inside the block, so a core whose
+ * only steps before its lock are reads costs the server one round trip from START TRANSACTION to
+ * COMMIT. `stepwise` runs a fresh core one statement at a time in a fresh transaction (after this
+ * has rolled back), for when the batch cannot be used. `committed`: nothing is left open.
  */
 export async function runMysqlBatched<T>(
   conn: MysqlConnection & { format?: (sql: string, params: unknown[]) => string },
@@ -63,6 +70,7 @@ export async function runMysqlBatched<T>(
   resultReads: readonly string[] = [],
 ): Promise<{ value: T; committed: boolean }> {
   const uncommitted = async (p: Promise<T>) => ({ value: await p, committed: false });
+  let begun = false;
   const live: Recorded[] = [];
   const dry: Step[] = [];
   try {
@@ -73,6 +81,10 @@ export async function runMysqlBatched<T>(
       const s = next.value;
       if (!dry.length && !(s.kind === 'all' && lock && s.sql.endsWith(lock))) {
         let result: unknown;
+        if (s.kind === 'run' && !begun) {
+          for (const sql of BEGIN) await myQuery(conn, sql);
+          begun = true;
+        }
         if (s.kind === 'all') result = await (prepared === 'all' ? myExecute : myText)(conn, s.sql, s.params);
         else {
           const r = (await (prepared === 'none' ? myText : myExecute)(conn, s.sql, s.params)) as {
@@ -91,7 +103,7 @@ export async function runMysqlBatched<T>(
       const k = dry.push(s) - 1;
       next = core.next(s.kind === 'all' ? [] : ({ changes: 1, insertId: standIn(k) } satisfies WriteResult));
     }
-    if (!dry.length) return { value: next.value, committed: false };
+    if (!dry.length) return { value: next.value, committed: !begun };
   } catch (error) {
     if (!(error instanceof Fallback)) {
       // an error of a live step is the stepwise run's too; one thrown by the core on a stand-in is not
@@ -103,7 +115,7 @@ export async function runMysqlBatched<T>(
   // 3: one compound statement
   if (!conn.format) return uncommitted(fallback(conn, stepwise));
   const format = conn.format.bind(conn);
-  const parts: string[] = [];
+  const parts: string[] = begun ? [] : BEGIN.map((sql) => `${sql};`);
   const writes: number[] = [];
   dry.forEach((s, k) => {
     const params = s.params.map((p) => (isStandIn(p) ? { toSqlString: () => `@accredo_i${STAND_IN - p}` } : p));
