@@ -6,9 +6,9 @@ import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
-import { type Core, type CoreEnv, runCore } from '../../database/core-runner.js';
+import { type Core, type CoreEnv, runCore, sqliteConnection, sqliteStatement } from '../../database/core-runner.js';
 import { groupDefaultsCore } from '../action-extension/extension-core.js';
-import { isSqlite, sqlDate } from '../device/sql.js';
+import { isSqlite } from '../device/sql.js';
 import { searchText } from './accreditation.entity.js';
 
 /**
@@ -420,65 +420,25 @@ export const isZip = (head: Buffer) => head.length >= 4 && head.readUInt32LE(0) 
 const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 export const isOle2 = (head: Buffer) => head.length >= OLE2.length && head.subarray(0, OLE2.length).equals(OLE2);
 
-interface SqliteStatement {
-  all(...p: unknown[]): unknown[];
-  run(...p: unknown[]): { changes: number };
-}
-interface SqliteDb {
-  inTransaction: boolean;
-  prepare(sql: string): SqliteStatement;
-  transaction<T>(fn: () => T): { immediate(): T };
-}
-
 /**
- * Runs the import's write in one transaction. SQLite: synchronously on the raw connection in
- * BEGIN IMMEDIATE (as runCore does), but with each statement prepared once for the whole write —
- * a full batch's INSERT has thousands of placeholders, and a statement prepared per batch costs
- * the parse each time and holds native memory until the garbage collector finalizes it.
- * MariaDB: runCore (READ COMMITTED, retried on a deadlock).
+ * Runs the import's write in one transaction (database/core-runner.ts: on SQLite synchronously in
+ * BEGIN IMMEDIATE, each statement prepared once per connection and text, so a full batch's INSERT
+ * of thousands of placeholders is parsed once for the whole write and not left for the garbage
+ * collector to finalize; on MariaDB READ COMMITTED by the text protocol, retried on a deadlock).
  */
-export async function runWrite<T>(ds: DataSource, core: (env: CoreEnv) => Core<T>): Promise<T> {
-  if (!isSqlite(ds)) return runCore(ds, null, core);
-  const db = (ds.driver as unknown as { databaseConnection: SqliteDb }).databaseConnection;
-  const env: CoreEnv = { lock: '', date: (d) => sqlDate(ds, d) };
-  const statements = new Map<string, SqliteStatement>();
-  const exec = () => {
-    const gen = core(env);
-    let step = gen.next();
-    while (!step.done) {
-      const s = step.value;
-      let stmt = statements.get(s.sql);
-      if (!stmt) {
-        stmt = db.prepare(s.sql);
-        statements.set(s.sql, stmt);
-      }
-      step = gen.next(s.kind === 'all' ? stmt.all(s.params) : stmt.run(s.params));
-    }
-    return step.value;
-  };
-  // let an open transaction of another request finish, then one synchronous BEGIN IMMEDIATE
-  while (db.inTransaction) await new Promise((r) => setImmediate(r));
-  return db.transaction(exec).immediate();
+export function runWrite<T>(ds: DataSource, core: (env: CoreEnv) => Core<T>): Promise<T> {
+  return runCore(ds, null, core);
 }
 
 /**
  * The phase-1 reads of the import (e-mails, codes): on SQLite synchronously on the raw connection
- * (each statement prepared once per import), so a batch is checked and spilled in one stretch and
- * its rows die young instead of waiting in the main thread's heap across awaits (where they were
- * promoted to the old generation, ~85 MiB of garbage at 100,000 rows); on MariaDB by `ds.query`.
+ * (its statements prepared once, core-runner.ts), so a batch is checked and spilled in one stretch
+ * and its rows die young instead of waiting in the main thread's heap across awaits (where they
+ * were promoted to the old generation, ~85 MiB of garbage at 100,000 rows); on MariaDB by `ds.query`.
  */
 export function importReader(ds: DataSource): (sql: string, params: unknown[]) => unknown[] | Promise<unknown[]> {
   if (!isSqlite(ds)) return (sql, params) => ds.query(sql, params) as Promise<unknown[]>;
-  const db = (ds.driver as unknown as { databaseConnection: SqliteDb }).databaseConnection;
-  const statements = new Map<string, SqliteStatement>();
-  return (sql, params) => {
-    let stmt = statements.get(sql);
-    if (!stmt) {
-      stmt = db.prepare(sql);
-      statements.set(sql, stmt);
-    }
-    return stmt.all(params);
-  };
+  return (sql, params) => sqliteStatement(sqliteConnection(ds), sql).all(params);
 }
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
