@@ -17,4 +17,44 @@ describe(`database schema on ${TEST_DB}`, () => {
   it('has run every migration', async () => {
     expect(await t.ds.showMigrations()).toBe(false);
   });
+
+  /**
+   * The counts, feeds and indexes kept by triggers (the change feed of the stations, the dashboard's
+   * hourly counts, the mail totals, the search index, "not entered", the extension clean-up). A later
+   * migration that rebuilds a table (on SQLite TypeORM's addColumn / changeColumn copy the table)
+   * drops its triggers without a word, and the numbers they keep silently go wrong: this lists them.
+   * A migration that adds or removes a trigger on purpose updates this list.
+   */
+  it('keeps every trigger the migrations made', async () => {
+    const rows: { t: string; name: string }[] =
+      TEST_DB === 'sqlite'
+        ? await t.ds.query("SELECT tbl_name AS t, name FROM sqlite_master WHERE type = 'trigger'")
+        : await t.ds.query(
+            'SELECT EVENT_OBJECT_TABLE AS t, TRIGGER_NAME AS name FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()',
+          );
+    const feed = (table: string, events = ['del', 'ins', 'upd']) =>
+      events.map((e) => `${table}:TR_${table}_change_${e}`);
+    const kept = (table: string, what: string) => ['del', 'ins', 'upd'].map((e) => `${table}:TR_${table}_${what}_${e}`);
+    // the search index: FTS5 on SQLite, the trigram table's pending list on MariaDB
+    const search =
+      TEST_DB === 'sqlite'
+        ? [...kept('accreditation', 'fts'), ...kept('accreditation_value', 'fts')]
+        : [...kept('accreditation', 'trigram'), ...kept('accreditation_value', 'trigram')];
+    expect(rows.map((r) => `${r.t}:${r.name}`).sort()).toEqual(
+      [
+        ...feed('accreditation'),
+        ...feed('accreditation_extension'),
+        ...feed('accreditation_group', ['del', 'ins']),
+        ...feed('accreditation_zone', ['del', 'ins']),
+        ...feed('entrance', ['del', 'ins']),
+        'accreditation:TR_accreditation_extension_cleanup',
+        ...kept('accreditation', 'hourly'),
+        ...kept('accreditation', 'not_entered'),
+        'entrance:TR_entrance_not_entered_del',
+        'entrance:TR_entrance_not_entered_ins',
+        ...kept('mail_queue', 'total'),
+        ...search,
+      ].sort(),
+    );
+  });
 });
