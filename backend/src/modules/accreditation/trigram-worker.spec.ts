@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createAdminUser,
   createSubject,
@@ -122,5 +122,22 @@ describe.skipIf(TEST_DB !== 'mariadb')('trigram rows written after the transacti
     await worker.drain();
     expect(await pending()).toEqual([]);
     await expectations();
+  });
+
+  it('waits longer after each failed drain, up to a minute, and polls at its pace again once one works', async () => {
+    expect(worker.nextPollMs).toBe(250);
+    const spy = vi.spyOn(t.ds, 'query').mockRejectedValue(new Error('the database went away'));
+    try {
+      for (const wait of [500, 1000, 2000, 4000]) {
+        expect(await worker.drain()).toBe(0);
+        expect(worker.nextPollMs).toBe(wait);
+      }
+      for (let k = 0; k < 12; k++) await worker.drain();
+      expect(worker.nextPollMs).toBe(60_000);
+    } finally {
+      spy.mockRestore();
+    }
+    await worker.drain();
+    expect(worker.nextPollMs).toBe(250);
   });
 });

@@ -7,6 +7,8 @@ import { type MysqlConnection, myQuery, myText, mysqlConnection, mysqlPool } fro
 const POLL_MS = 250;
 /** People indexed per transaction (~40 rows each for the text, more for user-field values). */
 const BATCH = 200;
+/** After failed drains the next poll waits longer, doubling from POLL_MS up to this. */
+const BACKOFF_MAX_MS = 60_000;
 
 /**
  * MariaDB: writes the trigram rows (migration 1764108100000) of the people inserted since, listed in
@@ -23,12 +25,26 @@ export class TrigramWorker implements OnApplicationBootstrap, OnApplicationShutd
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private stopped = false;
+  private polling = false;
+  /** failed drains in a row (a deadlock does not count: its batch is simply taken again) */
+  private failures = 0;
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   onApplicationBootstrap(): void {
     if (this.ds.options.type !== 'mariadb') return;
-    this.timer = setInterval(() => void this.drain(), POLL_MS);
+    this.polling = true;
+    this.schedule();
+  }
+
+  /** The wait before the next poll: POLL_MS, doubled for each failed drain in a row, at most a minute. */
+  get nextPollMs(): number {
+    return Math.min(BACKOFF_MAX_MS, POLL_MS * 2 ** Math.min(this.failures, 16));
+  }
+
+  private schedule(): void {
+    if (this.stopped || !this.polling) return;
+    this.timer = setTimeout(() => void this.drain().finally(() => this.schedule()), this.nextPollMs);
     this.timer.unref();
   }
 
@@ -40,7 +56,8 @@ export class TrigramWorker implements OnApplicationBootstrap, OnApplicationShutd
 
   /** No more drains by the timer (`drain()` still works: the specs drain when they choose). */
   stopPolling(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.polling = false;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
 
@@ -48,10 +65,21 @@ export class TrigramWorker implements OnApplicationBootstrap, OnApplicationShutd
   drain(): Promise<number> {
     if (this.ds.options.type !== 'mariadb') return Promise.resolve(0);
     this.running ??= this.drainAll()
+      .then((n) => {
+        if (this.failures)
+          this.logger.log(`Indexing new people for search works again after ${this.failures} failure(s)`);
+        this.failures = 0;
+        return n;
+      })
       .catch((err) => {
-        // a deadlock with an admin's edit of the same person: the next poll takes the batch again
-        if ((err as { errno?: number }).errno !== 1213)
-          this.logger.warn(`Indexing new people for search failed: ${String(err)}`);
+        // a deadlock with an admin's edit of the same person: the next poll takes the batch again;
+        // anything else waits longer each time (the people stay pending: searches stay exact) and
+        // is logged once per streak, not at every poll
+        if ((err as { errno?: number }).errno !== 1213) {
+          if (!this.failures)
+            this.logger.warn(`Indexing new people for search failed (retried with back-off): ${String(err)}`);
+          this.failures++;
+        }
         return 0;
       })
       .finally(() => {
