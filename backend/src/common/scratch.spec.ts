@@ -39,3 +39,32 @@ describe('temporary files left by a killed process', () => {
     expect(await sweepScratch(path.join(dir, 'missing'))).toBe(0);
   });
 });
+
+describe('the sweep at start', () => {
+  it('a starting server removes a day-old temporary file of a killed process from the system temporary folder', async () => {
+    const { createTestApp } = await import('../testing/test-app.js');
+    // os.tmpdir() reads TMPDIR at each call: the app's sweep looks into this folder
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scratch-boot-'));
+    const left = scratchPath('import.ndjson', dir);
+    fs.writeFileSync(left, '[]\n');
+    const at = (Date.now() - SCRATCH_MAX_AGE_MS - 60_000) / 1000;
+    fs.utimesSync(left, at, at);
+    const fresh = scratchPath('badges.pdf', dir);
+    fs.writeFileSync(fresh, 'x');
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    try {
+      const t = await createTestApp();
+      try {
+        await expect.poll(() => fs.existsSync(left), { timeout: 10_000 }).toBe(false);
+        expect(fs.existsSync(fresh)).toBe(true);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

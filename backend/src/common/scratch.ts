@@ -14,7 +14,7 @@ export function scratchPath(name: string, dir = os.tmpdir()): string {
 }
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-/** ours: scratchPath's names, and the import spill's name of earlier versions */
+/** ours: scratchPath's names, and the import spill's own name of versions before 2026-11-28 (accredo-import-<uuid>.ndjson) */
 const OURS = new RegExp(`^accredo-(?:${UUID}-[A-Za-z0-9_.-]+|import-${UUID}\\.ndjson)$`);
 
 /** No import or PDF merge writes to one file for this long: an older file's process is gone. */

@@ -1,11 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
+import { scratchPath } from '../../common/scratch.js';
 import { type Core, type CoreEnv, runCore, sqliteConnection, sqliteStatement } from '../../database/core-runner.js';
 import { groupDefaultsCore } from '../action-extension/extension-core.js';
 import { isSqlite } from '../device/sql.js';
@@ -98,7 +97,7 @@ export function spillRow(r: ReadyRow, bc: string): SpillRow {
  * phase 2, so neither phase holds more than a batch.
  */
 export class Spill {
-  private readonly file = path.join(os.tmpdir(), `accredo-import-${randomUUID()}.ndjson`);
+  private readonly file = scratchPath('import.ndjson');
   private fd: number | null = fs.openSync(this.file, 'w+', 0o600);
   count = 0;
 
