@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pngDataUrl } from '../../testing/images.js';
-import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
+import { createAdminUser, createSubject, createTestApp, loginAs, TEST_DB, type TestApp } from '../../testing/test-app.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { MailQueueEntity } from '../mail/mail-queue.entity.js';
 import { SessionTokenEntity } from '../session/session-token.entity.js';
@@ -640,6 +641,47 @@ describe('online registration (spec §7 Online, §4, §5 Online registration, §
       expect(results.filter((r) => r.status === 409).every((r) => r.body.error.code === 'EMAIL_EXIST')).toBe(true);
       expect(await t.ds.getRepository(AccreditationEntity).countBy({ actionId: action.id, email: body.email })).toBe(1);
     });
+
+    it.runIf(TEST_DB === 'sqlite')(
+      "SQLite: 'you are registered' waits until the log holding the person is on the disk; a failed sync is a 500, and the visitor's resubmission is told the e-mail is taken",
+      async () => {
+        const c = await newChannel({});
+        const body = visitor(ticked);
+        const wal = `${t.config.database.type === 'sqlite' ? t.config.database.file : ''}-wal`;
+        const held: { fd: number; done: (e: NodeJS.ErrnoException | null) => void }[] = [];
+        const real = fs.fdatasync;
+        const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, done: never) => {
+          held.push({ fd, done });
+        }) as never);
+        try {
+          let answered = false;
+          const pending = online('POST', `accreditation/${c.channelKey}`, body).then((r) => {
+            answered = true;
+            return r;
+          });
+          await vi.waitFor(() => expect(held).toHaveLength(1));
+          // committed (readable), the log's file is the one synced, and nothing is answered yet
+          expect(await t.ds.getRepository(AccreditationEntity).countBy({ email: body.email })).toBe(1);
+          expect(fs.fstatSync(held[0].fd).ino).toBe(fs.statSync(wal).ino);
+          expect(answered).toBe(false);
+          real(held[0].fd, held[0].done);
+          expect((await pending).status).toBe(201);
+
+          // the disk fails the sync: no "you are registered" (500, not a stack trace)
+          const other = visitor(ticked);
+          const failing = online('POST', `accreditation/${c.channelKey}`, other);
+          await vi.waitFor(() => expect(held).toHaveLength(2));
+          held[1].done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+          const failed = await failing;
+          expect(failed.status).toBe(500);
+          expect(JSON.stringify(failed.body)).not.toMatch(/EIO|fdatasync|at .*\.js/);
+          spy.mockRestore();
+          expect(error(await online('POST', `accreditation/${c.channelKey}`, other))).toEqual([409, 'EMAIL_EXIST']);
+        } finally {
+          spy.mockRestore();
+        }
+      },
+    );
   });
 
   it('keeps another subject’s channel out of reach of its admin (404) but public by its key', async () => {
