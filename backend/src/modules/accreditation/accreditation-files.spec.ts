@@ -387,6 +387,49 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
       expect(json.status).toBe(415);
       expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     });
+
+    it('answers a malformed or cut-off upload with 400, never a 500, and imports nothing', async () => {
+      const before = (await t.ds.query('SELECT COUNT(*) AS n FROM accreditation'))[0].n;
+      const send = async (body: Buffer | string, boundary = 'zz') => {
+        const res = await fetch(`${t.url}/api/admin/v1/user/import/file`, {
+          method: 'POST',
+          headers: { authorization: admin, 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body,
+        });
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      const field = (name: string, value: string) =>
+        `--zz\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+      const fileHead = '--zz\r\nContent-Disposition: form-data; name="dataFile"; filename="a.xlsx"\r\n\r\n';
+      const sheetBytes = await sheetFile([person(900), person(901)]);
+      const cases: [string, Buffer | string][] = [
+        ['garbage', '--zz\r\ngarbage'],
+        ['a header without its end', '--zz\r\nContent-Disposition: form-data; name="actionId"'],
+        ['fields, then the end of the body', `${field('actionId', String(action.id))}${field('zonesImportType', '1')}`],
+        [
+          'the file cut off in the middle',
+          Buffer.concat([
+            Buffer.from(`${field('actionId', String(action.id))}${field('zonesImportType', '1')}${fileHead}`),
+            sheetBytes.subarray(0, Math.floor(sheetBytes.length / 2)),
+          ]),
+        ],
+        [
+          'the whole file without the closing boundary',
+          Buffer.concat([
+            Buffer.from(`${field('actionId', String(action.id))}${field('zonesImportType', '1')}${fileHead}`),
+            sheetBytes,
+          ]),
+        ],
+      ];
+      for (const [what, body] of cases) {
+        const res = await send(body);
+        expect([what, res.status]).toEqual([what, 400]);
+        expect(res.body.error.code).toMatch(/^(BAD_REQUEST|VALIDATION_ERROR|INVALID_IMPORT_FILE_FORMAT)$/);
+      }
+      expect((await t.ds.query('SELECT COUNT(*) AS n FROM accreditation'))[0].n).toBe(before);
+      // the server is still answering
+      expect((await t.api('GET', '/api/health')).status).toBe(200);
+    });
   });
 
   it('exports a filter with all user fields; a cell starting with = stays text', async () => {
