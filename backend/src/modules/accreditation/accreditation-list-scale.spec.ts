@@ -9,7 +9,8 @@ import {
   TEST_DB,
   type TestApp,
 } from '../../testing/test-app.js';
-import { COUNT_CAP } from './accreditation.service.js';
+import { containing } from '../../database/columns.js';
+import { COUNT_CAP, FTS_TRIGRAMS } from './accreditation.service.js';
 
 /** more matches than a filter reads at once to tell few from many (SELECTIVE, 2,000) */
 const SELECTIVE_CHECK = 2000;
@@ -394,5 +395,122 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     expect(await found({ text: 'yyxyz' })).toEqual([]);
     expect(await found(firm('yyxyz'))).toEqual([]);
     expect((await list(null, 1, true)).max).toBe(rows.length);
+  });
+
+  it('answers a text or a "contains" made of common trigrams as a LIKE scan does, whichever trigrams it is read from', async () => {
+    // a shared long prefix, capitals and diacritics in user-field values (kept as typed: SQLite's
+    // LIKE folds ASCII case only, MariaDB's collation case and accents too) and in names (folded)
+    const made: number[] = [];
+    for (const [k, value] of [
+      'Společnost Čechy a.s.',
+      'SPOLEČNOST ČECHY A.S.',
+      'Společnost Morava a.s.',
+      'Škoda Company 123 s.r.o.',
+      'škoda company 45 S.R.O. Praha',
+    ].entries()) {
+      const res = await post('user', {
+        actionId: action.id,
+        firstname: `Čeněk${k}`,
+        lastname: k % 2 ? 'ŠŤASTNÝ' : 'Šťastný',
+        email: `cenek${k}@example.com`,
+        customField: [{ id: company.id, value }],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made.push(res.body.data.id);
+    }
+    const ids = (found: { id: number }[]) => found.map((r) => Number(r.id));
+    // what a LIKE over every row answers, newest first
+    const scan = {
+      text: async (q: string) =>
+        ids(
+          await t.ds.query(
+            "SELECT id FROM accreditation WHERE actionId = ? AND search LIKE ? ESCAPE '!' ORDER BY id DESC",
+            [action.id, containing(foldSearch(q))],
+          ),
+        ),
+      field: async (q: string) =>
+        ids(
+          await t.ds.query(
+            "SELECT a.id FROM accreditation a JOIN accreditation_value v ON v.accreditationId = a.id AND v.fieldId = ? WHERE a.actionId = ? AND v.value LIKE ? ESCAPE '!' ORDER BY a.id DESC",
+            [company.id, action.id, containing(q)],
+          ),
+        ),
+    };
+    // the filter's answer: its exact count and its rows, every page of 500 (the first when many)
+    const expectLikeScan = async (kind: 'text' | 'field', q: string) => {
+      const want = await scan[kind](q);
+      const filterData = kind === 'text' ? { text: q } : { customField: { [company.id]: q } };
+      const got: number[] = [];
+      for (let page = 1; page === 1 || (got.length === (page - 1) * 500 && want.length <= 2500); page++) {
+        const body = await list(filterData, page, true, 500);
+        expect({ q, max: body.max, maxCapped: body.maxCapped }).toEqual({ q, max: want.length, maxCapped: false });
+        got.push(...ids(body.data));
+      }
+      expect(got, q).toEqual(want.slice(0, got.length));
+      expect(got.length, q).toBe(Math.min(want.length, want.length <= 2500 ? want.length : 500));
+      return want.length;
+    };
+    const fields = [
+      'Company 123 s.r.o.',
+      'company 45 S.R.O. Praha',
+      'Company 123 s.r.o',
+      'mpany 69',
+      'any 7 s',
+      'ompany 1',
+      'Company',
+      's.r.o. Praha',
+      'Společnost',
+      'SPOLEČNOST čechy',
+      'čechy a.s.',
+      'ŠKODA',
+      'škoda company',
+      '50% off_',
+      'Company 9999',
+      'č',
+      'Š',
+      'a.',
+      'o',
+    ];
+    const texts = [
+      'x0001234',
+      'x001',
+      'q123 s',
+      ' q1',
+      'p12',
+      'x00',
+      'Čeněk',
+      'ŠŤASTNÝ',
+      'ceněk1 stastny',
+      'ce',
+      'e',
+      'nobody',
+    ];
+    const round = async () => {
+      const n: Record<string, number> = {};
+      for (const q of fields) n[`field ${q}`] = await expectLikeScan('field', q);
+      for (const q of texts) n[`text ${q}`] = await expectLikeScan('text', q);
+      return n;
+    };
+    try {
+      const n = await round();
+      expect(n['field Company']).toBeGreaterThan(COUNT_CAP);
+      expect(n['field Company 123 s.r.o.']).toBeGreaterThan(10);
+      expect(n['field Společnost']).toBe(TEST_DB === 'sqlite' ? 2 : 3);
+      expect(n['text Čeněk']).toBe(5);
+      expect(n['text x0001234']).toBe(1);
+      // SQLite: a trigram of at most 300 rows drives, only those of at most 2,000 are intersected
+      // (here the common ones of a million): the same answers
+      if (TEST_DB === 'sqlite') {
+        const kept = { ...FTS_TRIGRAMS };
+        Object.assign(FTS_TRIGRAMS, { rare: 300, short: 2000 });
+        try {
+          expect(await round()).toEqual(n);
+        } finally {
+          Object.assign(FTS_TRIGRAMS, kept);
+        }
+      }
+    } finally {
+      await post('user/delete', { actionId: action.id, userId: made, type: 1 });
+    }
   });
 });

@@ -114,6 +114,27 @@ const SELECTIVE = 2000;
  */
 export const COUNT_CAP = 10_000;
 
+/** Up to 6 distinct trigrams (3 characters) spread over the text, none under 3 characters. */
+function spreadTrigrams(text: string): string[] {
+  const chars = Array.from(text);
+  const every = [...new Set(chars.slice(2).map((_, i) => chars.slice(i, i + 3).join('')))];
+  return [
+    ...new Set(
+      every.length <= 6 ? every : [0, 1, 2, 3, 4, 5].map((k) => every[Math.round((k * (every.length - 1)) / 5)]),
+    ),
+  ];
+}
+
+/**
+ * SQLite's trigram indexes (AccreditationService.rareTrigrams): a trigram of at most `rare` rows
+ * drives a text search, with every other one estimated at most `short` rows (a spec lowers them
+ * to take that path on a small database).
+ */
+export const FTS_TRIGRAMS = { rare: COUNT_CAP, short: 10 * COUNT_CAP };
+
+/** A trigram as an FTS5 phrase (a string in double quotes, its quotes doubled): one token. */
+const ftsPhrase = (gram: string) => `"${gram.replaceAll('"', '""')}"`;
+
 /**
  * A filter as a query, with how many conditions it holds and, for some, a cheaper exact count, a
  * cheaper count that stops after COUNT_CAP + 1 (`capped`: the one condition's own index range,
@@ -412,14 +433,8 @@ export class AccreditationService {
     text: string,
     check: { join: string; where: string; params: unknown[] },
   ): Promise<number[] | null> {
-    const chars = Array.from(text);
-    const every = [...new Set(chars.slice(2).map((_, i) => chars.slice(i, i + 3).join('')))];
-    if (!every.length) return null;
-    const grams = [
-      ...new Set(
-        every.length <= 6 ? every : [0, 1, 2, 3, 4, 5].map((k) => every[Math.round((k * (every.length - 1)) / 5)]),
-      ),
-    ];
+    const grams = spreadTrigrams(text);
+    if (!grams.length) return null;
     const plan: { id: number | null; rows: number | null }[] = await this.ds.query(
       `EXPLAIN ${grams.map(() => `SELECT 1 FROM ${table} t WHERE ${key('t')} AND t.trigram = ?`).join(' UNION ALL ')}`,
       grams.flatMap((gram) => [...keyParams, gram]),
@@ -452,6 +467,39 @@ export class AccreditationService {
       ],
     );
     return rows.length > COUNT_CAP ? null : rows.map((r) => Number(r.id));
+  }
+
+  /**
+   * SQLite: a MATCH that finds the rows of an FTS5 trigram index (`accreditation_fts`, migration
+   * 1764105000000; `accreditation_value_fts`, 1764105100000) holding `text` from its rarer trigrams
+   * alone, or null when none of them is rare (each has more than COUNT_CAP rows: then the `LIKE`
+   * through the index as before). FTS5 answers `LIKE '%…%'` by intersecting the doclists of every
+   * trigram of the text, and a trigram in every row costs its whole doclist: "Company 100" among a
+   * million "Company …" values read six doclists of a million entries (60–100 ms) for a thousand
+   * matches. Here up to 6 trigrams spread over the text are weighed in one statement, each by its
+   * row at COUNT_CAP (`OFFSET`: ~0.4 ms for a common one): none means at most COUNT_CAP rows
+   * (rare), else its rows are estimated from how far into the table's rowids its first COUNT_CAP +
+   * 1 reach. With a rare one, the MATCH is the AND of those estimated at 10 × COUNT_CAP rows or
+   * fewer (short doclists, cheap to intersect, that leave fewer candidates to check; see
+   * FTS_TRIGRAMS), and the caller checks the exact `LIKE` on each candidate, its column behind a
+   * unary `+` so that FTS5 is not handed the `LIKE` (every trigram) again: the same matches as the
+   * scan. FTS5 folds a trigram's case as it folds the text's, so every trigram of the text is one
+   * of each matching row's (`LIKE` folds ASCII letters only, which FTS5 folds too).
+   */
+  private async rareTrigrams(table: 'accreditation_fts' | 'accreditation_value_fts', text: string) {
+    const grams = spreadTrigrams(text);
+    if (!grams.length) return null;
+    const { rare, short } = FTS_TRIGRAMS;
+    const [row] = await this.ds.query(
+      `SELECT ${grams.map((_, k) => `(SELECT ${rare + 1} * (b.hi - b.lo + 1.0) / (rowid - b.lo + 1) FROM ${table} WHERE ${table} MATCH ? LIMIT 1 OFFSET ${rare}) AS n${k}`).join(', ')} FROM (SELECT (SELECT rowid FROM ${table} ORDER BY rowid LIMIT 1) AS lo, (SELECT MAX(rowid) FROM ${table}) AS hi) b`,
+      grams.map(ftsPhrase),
+    );
+    const rows = grams.map((gram, k) => ({ gram, n: Number(row[`n${k}`] ?? 0) })).sort((a, b) => a.n - b.n);
+    if (rows[0].n > rare) return null;
+    return rows
+      .filter((r) => r.n <= short)
+      .map((r) => ftsPhrase(r.gram))
+      .join(' AND ');
   }
 
   /**
@@ -519,18 +567,23 @@ export class AccreditationService {
         // SQLite: the trigram index (migration 1764105000000) finds every row holding the text,
         // of any action, for a pattern of 3 characters or more; with at most COUNT_CAP of them the
         // list reads those, otherwise the text is common and the walk newest first finds a page at once.
+        // A text with a rare trigram is read from its rarer ones (rareTrigrams: FTS5 would also read
+        // the long doclists of its common ones), every match (at most COUNT_CAP, of any action).
         const fts = `%${folded}%`;
-        const hits = await this.ds.query('SELECT rowid AS id FROM accreditation_fts WHERE search LIKE ? LIMIT ?', [
-          fts,
-          COUNT_CAP + 1,
-        ]);
+        const rare = await this.rareTrigrams('accreditation_fts', folded);
+        const hits = await (rare
+          ? this.ds.query(
+              'SELECT rowid AS id FROM accreditation_fts WHERE accreditation_fts MATCH ? AND +search LIKE ?',
+              [rare, fts],
+            )
+          : this.ds.query('SELECT rowid AS id FROM accreditation_fts WHERE search LIKE ? LIMIT ?', [
+              fts,
+              COUNT_CAP + 1,
+            ]));
+        const ids = hits.map((r: { id: number }) => Number(r.id));
         if (hits.length > COUNT_CAP) scan();
-        else if (hits.length <= SELECTIVE)
-          selectiveOr(
-            'textIds',
-            hits.map((r: { id: number }) => Number(r.id)),
-            '',
-          );
+        else if (hits.length <= SELECTIVE) selectiveOr('textIds', ids, '');
+        else if (rare) where('a.id IN (:...textIds)', { textIds: ids });
         else where('a.id IN (SELECT f.rowid FROM accreditation_fts f WHERE f.search LIKE :fts)', { fts });
       }
     }
@@ -700,10 +753,18 @@ export class AccreditationService {
       // On SQLite a "contains" of 3 characters or more is read from the trigram index of the
       // values (migration 1764105100000); SQLite checks the LIKE on each row it returns.
       const indexed = !exact && this.ds.options.type !== 'mariadb' && text.length >= 3 && !/[%_!]/.test(text);
-      // On MariaDB, from its trigram table (migration 1764108100000): every match, checked by the
-      // LIKE, when there are at most COUNT_CAP of them.
-      const all =
-        !exact && this.ds.options.type === 'mariadb'
+      // On SQLite, a text with a rare trigram from its rarer ones (rareTrigrams), each candidate
+      // checked by the LIKE: every match. On MariaDB, from its trigram table (migration
+      // 1764108100000): every match, checked by the LIKE, when there are at most COUNT_CAP of them.
+      const rare = indexed ? await this.rareTrigrams('accreditation_value_fts', text) : null;
+      const all = rare
+        ? (
+            await this.ds.query(
+              "SELECT rowid >> 32 AS id FROM accreditation_value_fts WHERE accreditation_value_fts MATCH ? AND fieldId = ? AND actionId = ? AND +value LIKE ? ESCAPE '!'",
+              [rare, Number(fieldId), actionId, params[v]],
+            )
+          ).map((r: { id: number }) => Number(r.id))
+        : !exact && this.ds.options.type === 'mariadb'
           ? await this.trigramIds(
               actionId,
               'accreditation_value_trigram',
