@@ -76,6 +76,8 @@ import { OnlineConfigVersion1764107100000 } from './migrations/1764107100000-onl
 import { TrigramIndex1764108100000 } from './migrations/1764108100000-trigram-index.js';
 import { NotEntered1764200000001 } from './migrations/1764200000001-not-entered.js';
 import { TrigramPending1764300000001 } from './migrations/1764300000001-trigram-pending.js';
+import { ListBlocks1764400000001 } from './migrations/1764400000001-list-blocks.js';
+import { GroupCounts1764400000002 } from './migrations/1764400000002-group-counts.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -155,6 +157,8 @@ export const MIGRATIONS = [
   TrigramIndex1764108100000,
   NotEntered1764200000001,
   TrigramPending1764300000001,
+  ListBlocks1764400000001,
+  GroupCounts1764400000002,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

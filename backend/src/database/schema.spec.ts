@@ -20,10 +20,11 @@ describe(`database schema on ${TEST_DB}`, () => {
 
   /**
    * The counts, feeds and indexes kept by triggers (the change feed of the stations, the dashboard's
-   * hourly counts, the mail totals, the search index, "not entered", the extension clean-up). A later
-   * migration that rebuilds a table (on SQLite TypeORM's addColumn / changeColumn copy the table)
-   * drops its triggers without a word, and the numbers they keep silently go wrong: this lists them.
-   * A migration that adds or removes a trigger on purpose updates this list.
+   * hourly counts, the mail totals, the search index, "not entered", the list's blocks and group
+   * counts, the extension clean-up). A later migration that rebuilds a table (on SQLite TypeORM's
+   * addColumn / changeColumn copy the table) drops its triggers without a word, and the numbers
+   * they keep silently go wrong: this lists them. A migration that adds or removes a trigger on
+   * purpose updates this list.
    */
   it('keeps every trigger the migrations made', async () => {
     const rows: { t: string; name: string }[] =
@@ -50,6 +51,10 @@ describe(`database schema on ${TEST_DB}`, () => {
         'accreditation:TR_accreditation_extension_cleanup',
         ...kept('accreditation', 'hourly'),
         ...kept('accreditation', 'not_entered'),
+        ...kept('accreditation', 'block'),
+        ...kept('accreditation_group', 'count'),
+        'accreditation:TR_accreditation_grouped_del',
+        'accreditation:TR_accreditation_grouped_upd',
         'entrance:TR_entrance_not_entered_del',
         'entrance:TR_entrance_not_entered_ins',
         ...kept('mail_queue', 'total'),

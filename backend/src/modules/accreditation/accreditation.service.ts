@@ -23,6 +23,7 @@ import { randomCode } from '../../common/crypto.js';
 import { assertOwned } from '../../common/crud.js';
 import type { AdminAuth } from '../../common/request.js';
 import { containing } from '../../database/columns.js';
+import { LIST_BLOCK_SIZE } from '../../database/migrations/1764400000001-list-blocks.js';
 import { preparedReader } from '../../database/prepared.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
@@ -147,6 +148,8 @@ interface Filtered {
   count?: () => Promise<number>;
   capped?: () => Promise<number>;
   broad?: boolean;
+  /** the unfiltered list's blocks of ids, newest first (accreditation_block, migration 1764400000001) */
+  blocks?: () => Promise<{ block: number; n: number }[]>;
 }
 
 @Injectable()
@@ -308,7 +311,7 @@ export class AccreditationService {
    * COUNT_CAP + 1 matches unless `exactCount` asks for all (issue 16, bench/accreditation-list.mjs).
    */
   private async page(
-    { qb, conditions, count, capped, broad }: Filtered,
+    { qb, conditions, count, capped, broad, blocks }: Filtered,
     page: number,
     pageSize: number,
     exactCount: boolean,
@@ -316,13 +319,42 @@ export class AccreditationService {
     const offset = (page - 1) * pageSize;
     if (!conditions && count) {
       // No filter: the action's size is the dashboard's count (accreditation_hourly, kept by
-      // triggers in the writing transaction), so the count reads a few rows, and a page past the
-      // middle is read from the oldest end, skipping fewer index entries (at most half of them).
-      const total = await count();
+      // triggers in the writing transaction), so the count reads a few rows. The page's place comes
+      // from the blocks of LIST_BLOCK_SIZE ids (accreditation_block, kept by triggers too): summed
+      // newest first until the offset falls inside one, the page is read below that block's end,
+      // skipping fewer than LIST_BLOCK_SIZE index entries instead of up to the whole offset.
+      const [total, counts] = await Promise.all([count(), blocks?.()]);
       const counted =
         exactCount || total <= COUNT_CAP ? { max: total, maxCapped: false } : { max: COUNT_CAP, maxCapped: true };
       const take = Math.min(pageSize, total - offset);
       if (take <= 0) return { rows: [], ...counted };
+      // only when the blocks add up to the count (read in the same moment; a write between the two
+      // reads, or blocks gone wrong, falls back to skipping by OFFSET)
+      if (counts && counts.reduce((sum, b) => sum + b.n, 0) === total) {
+        let skip = offset;
+        let at: { block: number; n: number } | undefined;
+        for (const b of counts) {
+          if (skip < b.n) {
+            at = b;
+            break;
+          }
+          skip -= b.n;
+        }
+        if (at) {
+          const ids = (
+            await qb
+              .clone()
+              .select('a.id', 'id')
+              .andWhere('a.id < :blockEnd', { blockEnd: (at.block + 1) * LIST_BLOCK_SIZE })
+              .orderBy('a.id', 'DESC')
+              .offset(skip)
+              .limit(take)
+              .getRawMany<{ id: number }>()
+          ).map((r) => Number(r.id));
+          return { rows: await this.rowsByIds(ids), ...counted };
+        }
+      }
+      // a page past the middle is read from the oldest end, skipping at most half of the entries
       const fromOldest = offset > total / 2;
       const ids = (
         await qb
@@ -535,7 +567,15 @@ export class AccreditationService {
       );
       return Number(row.n);
     };
-    if (!filter) return { qb, conditions, count: actionCount };
+    // the action's blocks of ids, newest first (migration 1764400000001): ~250 rows at a million
+    const blocks = async () =>
+      (
+        await this.ds.query(
+          'SELECT b.block AS block, b.n AS n FROM accreditation_block b WHERE b.subjectId = ? AND b.actionId = ? ORDER BY b.block DESC',
+          [currentSubjectId(), actionId],
+        )
+      ).map((r: { block: number; n: number }) => ({ block: Number(r.block), n: Number(r.n) }));
+    if (!filter) return { qb, conditions, count: actionCount, blocks };
     if (filter.text) {
       // One folded column: names, e-mail, code (see searchText).
       const folded = foldSearch(filter.text);
@@ -597,16 +637,18 @@ export class AccreditationService {
         'EXISTS (SELECT 1 FROM accreditation_group g WHERE g.accreditationId = a.id AND g.groupId = :groupId)',
         { groupId: filter.groupId },
       );
-      // Alone, counted from the group's links (IDX_accreditation_group_groupId), each checked to be
-      // one of the action's people in IDX_accreditation_list (subject, action, id: a small index,
-      // not the row; a group without an action links several actions' people):
-      // COUNT_CAP + 1 links, not the walk of 10 times as many people probing each (1 in 10).
+      // Alone, counted by the triggers (accreditation_group_count, migration 1764400000002: the
+      // action's people linked to the group, exact): one primary-key read, not 10,001 links each
+      // looked up in IDX_accreditation_list (a group without an action links several actions' people)
       const groupId = filter.groupId;
-      soleCapped = () =>
-        this.countUpToCap(
-          `SELECT 1 FROM accreditation_group g ${this.ds.options.type === 'mariadb' ? 'STRAIGHT_JOIN accreditation a FORCE INDEX (IDX_accreditation_list)' : 'CROSS JOIN accreditation a'} ON a.id = g.accreditationId WHERE g.groupId = ? AND a.subjectId = ? AND a.actionId = ?`,
+      soleCount = async () => {
+        const [row] = await this.ds.query(
+          'SELECT c.n AS n FROM accreditation_group_count c WHERE c.groupId = ? AND c.subjectId = ? AND c.actionId = ?',
           [groupId, currentSubjectId(), actionId],
         );
+        return Number(row?.n ?? 0);
+      };
+      soleCapped = soleCount;
     }
     if (filter.zoneId) {
       const ids = await this.firstIds('SELECT z.accreditationId AS id FROM accreditation_zone z WHERE z.zoneId = ?', [
@@ -819,6 +861,7 @@ export class AccreditationService {
       count: conditions === 0 ? actionCount : conditions === 1 ? soleCount : undefined,
       capped: conditions === 1 ? soleCapped : undefined,
       broad: conditions === 1 && known === 1,
+      blocks: conditions === 0 ? blocks : undefined,
     };
   }
 
