@@ -127,11 +127,12 @@ function spreadTrigrams(text: string): string[] {
 }
 
 /**
- * SQLite's trigram indexes (AccreditationService.rareTrigrams): a trigram of at most `rare` rows
- * drives a text search, with every other one estimated at most `short` rows (a spec lowers them
- * to take that path on a small database).
+ * SQLite's trigram indexes (AccreditationService.rareTrigrams): trigrams are weighed at `first`
+ * rows, then those that may be rare at `rare`; one of at most `rare` rows drives a text search,
+ * with every other one estimated at most `short` rows (a spec lowers them to take every path on a
+ * small database).
  */
-export const FTS_TRIGRAMS = { rare: COUNT_CAP, short: 10 * COUNT_CAP };
+export const FTS_TRIGRAMS = { first: 1000, rare: COUNT_CAP, short: 10 * COUNT_CAP };
 
 /** A trigram as an FTS5 phrase (a string in double quotes, its quotes doubled): one token. */
 const ftsPhrase = (gram: string) => `"${gram.replaceAll('"', '""')}"`;
@@ -508,30 +509,46 @@ export class AccreditationService {
    * through the index as before). FTS5 answers `LIKE '%…%'` by intersecting the doclists of every
    * trigram of the text, and a trigram in every row costs its whole doclist: "Company 100" among a
    * million "Company …" values read six doclists of a million entries (60–100 ms) for a thousand
-   * matches. Here up to 6 trigrams spread over the text are weighed in one statement, each by its
-   * row at COUNT_CAP (`OFFSET`: ~0.4 ms for a common one): none means at most COUNT_CAP rows
-   * (rare), else its rows are estimated from how far into the table's rowids its first COUNT_CAP +
-   * 1 reach. With a rare one, the MATCH is the AND of those estimated at 10 × COUNT_CAP rows or
-   * fewer (short doclists, cheap to intersect, that leave fewer candidates to check; see
-   * FTS_TRIGRAMS), and the caller checks the exact `LIKE` on each candidate, its column behind a
-   * unary `+` so that FTS5 is not handed the `LIKE` (every trigram) again: the same matches as the
-   * scan. FTS5 folds a trigram's case as it folds the text's, so every trigram of the text is one
-   * of each matching row's (`LIKE` folds ASCII letters only, which FTS5 folds too).
+   * matches. Up to 6 trigrams spread over the text are weighed (`weighTrigrams`) at 1,000 rows
+   * (~0.05 ms for a common one); when none has fewer, those estimated at COUNT_CAP or fewer are
+   * weighed again at COUNT_CAP (~0.4 ms each), which says exactly whether one is rare. With a rare
+   * one, the MATCH is the AND of it and the others estimated at 10 × COUNT_CAP rows or fewer
+   * (short doclists, cheap to intersect, that leave fewer candidates to check; see FTS_TRIGRAMS),
+   * and the caller checks the exact `LIKE` on each candidate, its column behind a unary `+` so that
+   * FTS5 is not handed the `LIKE` (every trigram) again: the same matches as the scan, from at most
+   * COUNT_CAP candidates. FTS5 folds a trigram's case as it folds the text's, so every trigram of
+   * the text is one of each matching row's (`LIKE` folds ASCII letters only, which FTS5 folds too).
    */
   private async rareTrigrams(table: 'accreditation_fts' | 'accreditation_value_fts', text: string) {
     const grams = spreadTrigrams(text);
     if (!grams.length) return null;
-    const { rare, short } = FTS_TRIGRAMS;
+    const { first, rare, short } = FTS_TRIGRAMS;
+    let weighed = await this.weighTrigrams(table, grams, first);
+    if (weighed.every((g) => g.n > 0)) {
+      const maybe = weighed.filter((g) => g.n <= rare).map((g) => g.gram);
+      if (!maybe.length) return null;
+      const exact = new Set((await this.weighTrigrams(table, maybe, rare)).filter((g) => !g.n).map((g) => g.gram));
+      if (!exact.size) return null;
+      weighed = weighed.map((g) => (exact.has(g.gram) ? { gram: g.gram, n: 0 } : g));
+    }
+    return weighed
+      .sort((a, b) => a.n - b.n)
+      .filter((g) => g.n <= short)
+      .map((g) => ftsPhrase(g.gram))
+      .join(' AND ');
+  }
+
+  /**
+   * Each trigram's row number `offset` in an FTS5 index, in one statement: none (n = 0) means it
+   * has at most `offset` rows; else its rows are estimated (n) from how far into the table's
+   * rowids its first `offset` + 1 reach.
+   */
+  private async weighTrigrams(table: string, grams: string[], offset: number) {
     const [row] = await this.ds.query(
-      `SELECT ${grams.map((_, k) => `(SELECT ${rare + 1} * (b.hi - b.lo + 1.0) / (rowid - b.lo + 1) FROM ${table} WHERE ${table} MATCH ? LIMIT 1 OFFSET ${rare}) AS n${k}`).join(', ')} FROM (SELECT (SELECT rowid FROM ${table} ORDER BY rowid LIMIT 1) AS lo, (SELECT MAX(rowid) FROM ${table}) AS hi) b`,
+      `SELECT ${grams.map((_, k) => `(SELECT ${offset + 1} * (b.hi - b.lo + 1.0) / (rowid - b.lo + 1) FROM ${table} WHERE ${table} MATCH ? LIMIT 1 OFFSET ${offset}) AS n${k}`).join(', ')} FROM (SELECT (SELECT rowid FROM ${table} ORDER BY rowid LIMIT 1) AS lo, (SELECT MAX(rowid) FROM ${table}) AS hi) b`,
       grams.map(ftsPhrase),
     );
-    const rows = grams.map((gram, k) => ({ gram, n: Number(row[`n${k}`] ?? 0) })).sort((a, b) => a.n - b.n);
-    if (rows[0].n > rare) return null;
-    return rows
-      .filter((r) => r.n <= short)
-      .map((r) => ftsPhrase(r.gram))
-      .join(' AND ');
+    return grams.map((gram, k) => ({ gram, n: Number(row[`n${k}`] ?? 0) }));
   }
 
   /**
