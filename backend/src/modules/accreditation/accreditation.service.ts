@@ -149,8 +149,14 @@ interface Filtered {
   count?: () => Promise<number>;
   capped?: () => Promise<number>;
   broad?: boolean;
-  /** the unfiltered list's blocks of ids, newest first (accreditation_block, migration 1764400000001) */
-  blocks?: () => Promise<{ block: number; n: number }[]>;
+  /**
+   * The unfiltered list's blocks of ids (accreditation_block, migration 1764400000001): `read` them
+   * newest first, and the page's ids `below` a block's end skipping `skip` of the list's entries.
+   */
+  blocks?: {
+    read: () => Promise<{ block: number; n: number }[]>;
+    below: (end: number, skip: number, take: number) => Promise<number[]>;
+  };
 }
 
 @Injectable()
@@ -324,14 +330,14 @@ export class AccreditationService {
       // from the blocks of LIST_BLOCK_SIZE ids (accreditation_block, kept by triggers too): summed
       // newest first until the offset falls inside one, the page is read below that block's end,
       // skipping fewer than LIST_BLOCK_SIZE index entries instead of up to the whole offset.
-      const [total, counts] = await Promise.all([count(), blocks?.()]);
+      const [total, counts] = await Promise.all([count(), blocks?.read()]);
       const counted =
         exactCount || total <= COUNT_CAP ? { max: total, maxCapped: false } : { max: COUNT_CAP, maxCapped: true };
       const take = Math.min(pageSize, total - offset);
       if (take <= 0) return { rows: [], ...counted };
       // only when the blocks add up to the count (read in the same moment; a write between the two
       // reads, or blocks gone wrong, falls back to skipping by OFFSET)
-      if (counts && counts.reduce((sum, b) => sum + b.n, 0) === total) {
+      if (blocks && counts && counts.reduce((sum, b) => sum + b.n, 0) === total) {
         let skip = offset;
         let at: { block: number; n: number } | undefined;
         for (const b of counts) {
@@ -342,16 +348,7 @@ export class AccreditationService {
           skip -= b.n;
         }
         if (at) {
-          const ids = (
-            await qb
-              .clone()
-              .select('a.id', 'id')
-              .andWhere('a.id < :blockEnd', { blockEnd: (at.block + 1) * LIST_BLOCK_SIZE })
-              .orderBy('a.id', 'DESC')
-              .offset(skip)
-              .limit(take)
-              .getRawMany<{ id: number }>()
-          ).map((r) => Number(r.id));
+          const ids = await blocks.below((at.block + 1) * LIST_BLOCK_SIZE, skip, take);
           return { rows: await this.rowsByIds(ids), ...counted };
         }
       }
@@ -585,13 +582,25 @@ export class AccreditationService {
       return Number(row.n);
     };
     // the action's blocks of ids, newest first (migration 1764400000001): ~250 rows at a million
-    const blocks = async () =>
-      (
-        await this.ds.query(
-          'SELECT b.block AS block, b.n AS n FROM accreditation_block b WHERE b.subjectId = ? AND b.actionId = ? ORDER BY b.block DESC',
-          [currentSubjectId(), actionId],
-        )
-      ).map((r: { block: number; n: number }) => ({ block: Number(r.block), n: Number(r.n) }));
+    const blocks: Filtered['blocks'] = {
+      read: async () =>
+        (
+          await this.ds.query(
+            'SELECT b.block AS block, b.n AS n FROM accreditation_block b WHERE b.subjectId = ? AND b.actionId = ? ORDER BY b.block DESC',
+            [currentSubjectId(), actionId],
+          )
+        ).map((r: { block: number; n: number }) => ({ block: Number(r.block), n: Number(r.n) })),
+      // the list's base query (no condition) below a block's end, on IDX_accreditation_list
+      // (subject, action, id): MariaDB took the primary key's range of `id <` for it, which reads
+      // whole rows, and every other action's rows too where actions' ids interleave
+      below: async (end, skip, take) =>
+        (
+          await this.ds.query(
+            `SELECT a.id AS id FROM accreditation a ${this.ds.options.type === 'mariadb' ? 'FORCE INDEX (IDX_accreditation_list)' : 'INDEXED BY IDX_accreditation_list'} WHERE a.subjectId = ? AND a.actionId = ? AND a.id < ? ORDER BY a.id DESC LIMIT ${Number(take)} OFFSET ${Number(skip)}`,
+            [currentSubjectId(), actionId, end],
+          )
+        ).map((r: { id: number }) => Number(r.id)),
+    };
     if (!filter) return { qb, conditions, count: actionCount, blocks };
     if (filter.text) {
       // One folded column: names, e-mail, code (see searchText).
