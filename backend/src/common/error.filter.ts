@@ -38,7 +38,7 @@ const FIELDS_NAMED = 5;
  * (or a person reading a log) learns what to fix: "The form contains errors: email: Enter a valid
  * e-mail; lastname: Required field".
  */
-function validationMessage(lang: string, base: string, fields: unknown): string {
+export function validationMessage(lang: string, base: string, fields: unknown): string {
   if (!Array.isArray(fields) || fields.length === 0) return base;
   const named = (fields as FieldError[])
     .slice(0, FIELDS_NAMED)

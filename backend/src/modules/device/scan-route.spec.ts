@@ -116,7 +116,13 @@ describe('POST api/device/v1/scan, the lean path', () => {
       });
     const expectError = (res: Awaited<ReturnType<typeof send>>, status: number, code: ErrorCode, lang = 'de') => {
       expect([res.status, res.body?.error?.code]).toEqual([status, code]);
-      expect(res.body.error.message).toBe(translate(lang, ERRORS[code].key));
+      if (code === 'VALIDATION_ERROR') {
+        // the fields are named, as every other route's ErrorFilter names them
+        const fields = res.body.error.details.fields as { path: string; key: string }[];
+        const first = fields[0];
+        const named = `${translate(lang, ERRORS[code].key)}: ${first.path || '(body)'}: ${translate(lang, first.key)}`;
+        expect(res.body.error.message.startsWith(named)).toBe(true);
+      } else expect(res.body.error.message).toBe(translate(lang, ERRORS[code].key));
       expect(typeof res.body.error.details).toBe('object');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('content-security-policy')).toBe(DATA_CSP);
@@ -149,6 +155,9 @@ describe('POST api/device/v1/scan, the lean path', () => {
       expectError(res, 400, 'VALIDATION_ERROR');
       expect(Array.isArray(res.body.error.details.fields)).toBe(true);
     }
+    // a device's developer reads which field was refused
+    const wrongCode = await send({ ...valid, code: 42 }, { lang: 'en' });
+    expect(wrongCode.body.error.message).toMatch(/^[^:]+: code: /);
     // not JSON at all, and a form body (parsed, then refused by the schema): 400 in the envelope
     expectError(await send(null, { raw: '{"code": "A' }), 400, 'BAD_REQUEST');
     const form = await t.api('POST', '/api/device/v1/scan', {

@@ -7,7 +7,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { AppError } from '../../common/app-error.js';
 import type { AppRequest } from '../../common/request.js';
-import type { ErrorFilter } from '../../common/error.filter.js';
+import { type ErrorFilter, validationMessage } from '../../common/error.filter.js';
 import { type LeanHandler, takeOverRoute } from '../../common/lean-route.js';
 import { RAW_SECURITY_HEADER_LIST } from '../../common/web-app.js';
 import { toFieldErrors } from '../../common/zod.js';
@@ -156,8 +156,7 @@ function rawError(
   messages: ErrorMessages,
 ): void {
   if (error instanceof AppError) {
-    const lang = acceptLanguage(req.headers['accept-language']);
-    const body = { error: { code: error.code, message: messages(lang, error.code), details: error.details } };
+    const body = refusal(acceptLanguage(req.headers['accept-language']), error, messages);
     rawSend(res, error.status, JSON.stringify(body));
     return;
   }
@@ -186,11 +185,10 @@ function leanScanHandler(core: LeanCore): LeanHandler {
       return answer;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      const errorLang = acceptLanguage(req.headers['accept-language']);
       reply
         .code(error.status)
         .header('content-type', 'application/json; charset=utf-8')
-        .send({ error: { code: error.code, message: messages(errorLang, error.code), details: error.details } });
+        .send(refusal(acceptLanguage(req.headers['accept-language']), error, messages));
       return reply;
     }
   };
@@ -209,6 +207,13 @@ function createLeanScanCore(sessions: DeviceSessions, gate: GateService): LeanCo
 }
 
 type ErrorMessages = (lang: string, code: ErrorCode) => string;
+
+/** A refusal of this route in the envelope; a VALIDATION_ERROR names its fields as ErrorFilter does. */
+function refusal(lang: string, error: AppError, messages: ErrorMessages) {
+  const base = messages(lang, error.code);
+  const message = error.code === 'VALIDATION_ERROR' ? validationMessage(lang, base, error.details.fields) : base;
+  return { error: { code: error.code, message, details: error.details } };
+}
 
 let shared: ErrorMessages | undefined;
 /** The route's messages, made on first use and shared by the raw path and the Fastify handler. */
