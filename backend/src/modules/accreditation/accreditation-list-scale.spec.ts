@@ -466,6 +466,7 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
       'škoda company',
       '50% off_',
       'Company 9999',
+      '"Company" 12* ^:(',
       'č',
       'Š',
       'a.',
@@ -484,6 +485,7 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
       'ce',
       'e',
       'nobody',
+      'q12" ^*:(x',
     ];
     const round = async () => {
       const n: Record<string, number> = {};
