@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIST_BLOCK_SIZE } from '../../database/migrations/1764400000001-list-blocks.js';
+import { LIST_BLOCK_SIZE, ListBlocks1764400000001 } from '../../database/migrations/1764400000001-list-blocks.js';
+import { GroupCounts1764400000002 } from '../../database/migrations/1764400000002-group-counts.js';
 import {
   createAdminUser,
   createSubject,
@@ -320,5 +321,18 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
     await t.ds.query('UPDATE accreditation SET actionId = ? WHERE actionId = ? AND id % 13 = 0', [b.id, a.id]);
     await expectGroupCounts();
     await expectBlocksExact();
+  }, 300_000);
+
+  it('the migrations fill the blocks and the group counts from the rows already there', async () => {
+    const q = t.ds.createQueryRunner();
+    try {
+      for (const migration of [new GroupCounts1764400000002(), new ListBlocks1764400000001()]) await migration.down(q);
+      for (const migration of [new ListBlocks1764400000001(), new GroupCounts1764400000002()]) await migration.up(q);
+    } finally {
+      await q.release();
+    }
+    await expectBlocksExact();
+    await expectGroupCounts();
+    await expectPages(actions[0].id);
   }, 300_000);
 });
