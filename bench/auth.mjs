@@ -7,10 +7,11 @@
 // one call runs (counted on the driver's query runners over 100 sequential calls).
 //
 //   node bench/auth.mjs [--db sqlite|mariadb] [--route authorization|check] [--rounds 7] [--requests 5000]
-//                       [--concurrency 50]
+//                       [--concurrency 50] [--profile FILE: the CPU profile of one more round of the route]
 // (build first: npm run build; BENCH_BACKEND_DIST=<dir> measures another build, e.g. the one before
 // a change; ACCREDO_ADMIN_PATH=nest measures these routes through Nest's pipeline instead of the
 // lean handlers of backend/src/modules/session/lean-admin.ts). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
+import fs from 'node:fs';
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
@@ -74,6 +75,8 @@ if (process.argv[2] === '--client') {
       requests: { type: 'string', default: '5000' },
       concurrency: { type: 'string', default: '50' },
       route: { type: 'string', default: 'authorization' },
+      /** a file: the server's CPU profile of one more round of the route alone, after the measured ones */
+      profile: { type: 'string' },
     },
   });
   if (!['authorization', 'check'].includes(values.route)) throw new Error('--route authorization|check');
@@ -153,6 +156,18 @@ if (process.argv[2] === '--client') {
       const job = which === 'bare' ? bareJob : authJob;
       runs[which].push(await measure({ ...job, total: REQUESTS, concurrency: CONCURRENCY }));
     }
+  }
+  if (values.profile) {
+    const { Session } = await import('node:inspector/promises');
+    const session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+    await measure({ ...authJob, total: REQUESTS, concurrency: CONCURRENCY });
+    const { profile } = await session.post('Profiler.stop');
+    fs.writeFileSync(values.profile, JSON.stringify(profile));
+    session.disconnect();
   }
   child.send('exit');
   await bare.close();
