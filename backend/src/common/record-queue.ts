@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { type Job, type JobsOptions, Queue, Worker } from 'bullmq';
+import type { Job, JobsOptions, Queue, Worker } from 'bullmq';
 
 /**
  * The way to the worker of work whose record is a table of the database (the mail queue, the badge
@@ -61,9 +61,12 @@ export class RecordQueue<D> {
     return this.stopped;
   }
 
-  start(): void {
+  /** With REDIS_URL, BullMQ's queue and worker (BullMQ and ioredis are loaded only then). */
+  async start(): Promise<void> {
     const { name, label, logger, redisUrl, prefix } = this.o;
     if (!redisUrl) return;
+    const { Queue, Worker } = await import('bullmq');
+    if (this.stopped) return;
     this.queue = new Queue(name, {
       prefix,
       connection: { url: redisUrl, maxRetriesPerRequest: 3 },

@@ -14,12 +14,12 @@ import {
 import { translate } from '@accredo/i18n';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import ExcelJS from 'exceljs';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import type { DataSource, Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { loadExcel } from '../../common/lazy-modules.js';
 import { toFieldErrors, ZodPipe } from '../../common/zod.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
@@ -178,6 +178,7 @@ export class AccreditationFilesService {
   async template(actionId: number, language: string): Promise<{ file: Buffer; name: string }> {
     const action = await this.action(actionId);
     const fields = await this.accreditations.actionFields(action);
+    const ExcelJS = await loadExcel();
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('import');
     ws.addRow([
@@ -538,6 +539,7 @@ export class AccreditationFilesService {
       out.on('end', () => resolve());
       out.on('error', reject);
     });
+    const ExcelJS = await loadExcel();
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false });
     const column = (c: string) => translate(language, `accreditationImport.column.${c}`);
     const inLanguage = (text: Record<string, string> | null | undefined) =>

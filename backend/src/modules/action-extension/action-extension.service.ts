@@ -33,10 +33,10 @@ import {
 } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import ExcelJS from 'exceljs';
 import { type DataSource, type EntityManager, In, type Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { loadExcel } from '../../common/lazy-modules.js';
 import { toFieldErrors } from '../../common/zod.js';
 import { containing } from '../../database/columns.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
@@ -562,6 +562,7 @@ export class ActionExtensionService {
 
   async reportXlsx(report: ExtensionReport, lang: 'cs' | 'sk' | 'en' | 'de'): Promise<Buffer> {
     const text = (t: MultiText) => t[lang] || t.cs;
+    const ExcelJS = await loadExcel();
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet(report.type === EXTENSION_PARKING ? 'parking' : 'meal');
     const head = HEADERS[lang];

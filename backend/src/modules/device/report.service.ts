@@ -2,10 +2,10 @@ import { type entranceReportSchema, type ReportTable, type reportSchema } from '
 import { translate } from '@accredo/i18n';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import ExcelJS from 'exceljs';
 import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
 import { assertOwned } from '../../common/crud.js';
+import { loadExcel } from '../../common/lazy-modules.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { DeviceEntity } from './device.entity.js';
@@ -121,6 +121,7 @@ export class ReportService {
   }
 
   async xlsx(table: Omit<ReportTable, 'type'>, sheet: string): Promise<Buffer> {
+    const ExcelJS = await loadExcel();
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet(sheet.slice(0, 31));
     ws.addRow(table.columns).font = { bold: true };

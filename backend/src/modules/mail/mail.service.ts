@@ -264,13 +264,13 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
     });
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     this.logger.log(
       this.transport.mode === 'smtp'
         ? 'Sending mail over SMTP'
         : `No SMTP_URL: mails are written to ${this.config.dataDir}/outbox`,
     );
-    this.work.start();
+    await this.work.start();
     this.timer = setInterval(() => this.work.poll(), POLL_MS);
     this.timer.unref();
     // Mails left waiting by the last run (or by another instance) are sent now.

@@ -21,7 +21,6 @@ import { type PrintError, type PrintRun, PrintService } from '../accreditation/p
 import { MailService } from '../mail/mail.service.js';
 import { type StorageArea, StorageService } from '../storage/storage.service.js';
 import { PdfJobEntity } from './pdf-job.entity.js';
-import { mergePdfFiles } from './pdf-merge.js';
 import { PDF_RENDER_CHUNK, PdfRenderer } from './pdf-renderer.service.js';
 
 type PrintInput = z.output<typeof printSchema>;
@@ -159,9 +158,9 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
     return this.config.redisUrl ? 'bullmq' : 'local';
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     this.mail.badgeAttachment = (mail) => this.mailBadge(mail.accreditationId, mail.subjectId);
-    this.work.start();
+    await this.work.start();
     this.timer = setInterval(() => this.work.poll(), POLL_MS);
     this.timer.unref();
     this.sweepTimer = setInterval(() => this.startSweep(), SWEEP_MS);
@@ -506,6 +505,8 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
     // streamed part by part into the file (a local file, then renamed into place or streamed up to
     // the bucket): memory stays that of one part, whatever the job's size
     const merging = performance.now();
+    // pdf-lib is loaded on the first merge, not at start (common/lazy-modules.ts)
+    const { mergePdfFiles } = await import('./pdf-merge.js');
     await this.files.putWritten(
       fileKey(job.id),
       (file) =>

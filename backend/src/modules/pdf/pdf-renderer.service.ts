@@ -1,11 +1,11 @@
 import fsp from 'node:fs/promises';
 import { DEFAULT_PAGE_SIZE, isPageSize, PAGE_SIZES_MM, type PrintPage, printDocument } from '@accredo/templates';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { PDFDocument } from 'pdf-lib';
 // playwright-core is loaded on the first PDF (launch below): imported up front it held ~50 MiB of
 // every server's memory, used or not (bench/import.mjs measures the server at rest; issue 16)
 import type { Browser, Page, Route } from 'playwright-core';
 import { AppError } from '../../common/app-error.js';
+import { loadPdfLib } from '../../common/lazy-modules.js';
 import { ImageService } from '../image/image.service.js';
 
 /** The origin the badge documents are loaded from: `/api/file/…` photos resolve to it and are served from storage. */
@@ -84,6 +84,7 @@ export class PdfRenderer implements OnApplicationShutdown {
       else runs.push({ size, pages: [p] });
     }
     if (runs.length === 1) return this.renderRun(runs[0].size, runs[0].pages, options);
+    const { PDFDocument } = await loadPdfLib();
     const merged = await PDFDocument.create();
     if (options.title) merged.setTitle(options.title);
     for (const run of runs) {

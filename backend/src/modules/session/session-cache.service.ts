@@ -7,7 +7,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { SubjectSummary } from '@accredo/domain';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import type { AdminUserEntity } from '../admin-user/admin-user.entity.js';
 import type { OperatorEntity } from '../manage/operator.entity.js';
@@ -150,6 +150,8 @@ export class SessionCache implements OnApplicationBootstrap, BeforeApplicationSh
     if (!url) return;
     // fails at once while disconnected (no offline queue): the change is on record, the TTL covers the rest
     const options = { lazyConnect: true, connectTimeout: 5000 };
+    // ioredis is loaded only with REDIS_URL
+    const { Redis } = await import('ioredis');
     this.publisher = new Redis(url, { ...options, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     this.subscriber = new Redis(url, { ...options, maxRetriesPerRequest: null });
     this.publisher.on('error', (err) => this.logger.warn(`Redis (session publisher): ${err.message}`));

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pngDataUrl } from '../../testing/images.js';
-import { createAdminUser, createSubject, createTestApp, loginAs, TEST_DB, type TestApp } from '../../testing/test-app.js';
+import {
+  createAdminUser,
+  createSubject,
+  createTestApp,
+  loginAs,
+  TEST_DB,
+  type TestApp,
+} from '../../testing/test-app.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { MailQueueEntity } from '../mail/mail-queue.entity.js';
 import { SessionTokenEntity } from '../session/session-token.entity.js';
