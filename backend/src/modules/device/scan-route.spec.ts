@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AccessGuard } from '../../common/access.guard.js';
 import { DATA_CSP } from '@accredo/domain';
 import { pngDataUrl } from '../../testing/images.js';
+import { holdWalSyncs } from '../../testing/wal-sync.js';
 import { createTestApp, TEST_DB, type TestApp } from '../../testing/test-app.js';
 import { entryRules, type GateWorld, gateWorld } from './device-testing.js';
 import { rawScanAnswers } from './scan-route.js';
@@ -267,11 +268,8 @@ describe('POST api/device/v1/scan, the lean path', () => {
         .databaseConnection;
       const level = db.pragma('synchronous', { simple: true });
       const wal = `${t.config.database.type === 'sqlite' ? t.config.database.file : ''}-wal`;
-      const held: { fd: number; done: (e: NodeJS.ErrnoException | null) => void }[] = [];
-      const real = fs.fdatasync;
-      const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, done: never) => {
-        held.push({ fd, done });
-      }) as never);
+      const sync = holdWalSyncs();
+      const { held } = sync;
       try {
         const n = nonce();
         let answered = false;
@@ -287,8 +285,8 @@ describe('POST api/device/v1/scan, the lean path', () => {
         expect(db.pragma('synchronous', { simple: true })).toBe(level);
         expect(answered).toBe(false);
         // it is the log's file that is synced
-        expect(fs.fstatSync(held[0].fd).ino).toBe(fs.statSync(wal).ino);
-        real(held[0].fd, held[0].done);
+        expect(sync.isOf(0, wal)).toBe(true);
+        sync.release(0);
         const res = await pending;
         expect(res.status).toBe(200);
         expect(res.body.data).toMatchObject({ allowed: true, reason: 'OK', replay: false, nonce: n });
@@ -298,16 +296,16 @@ describe('POST api/device/v1/scan, the lean path', () => {
         const m = nonce();
         const failing = w.scan(gate.token, { code: eva.bc, nonce: m });
         await vi.waitFor(() => expect(held).toHaveLength(2));
-        held[1].done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+        sync.fail(1);
         expect((await failing).status).toBe(500);
-        spy.mockRestore();
+        sync.restore();
         const again = await w.scan(gate.token, { code: eva.bc, nonce: m });
         expect(again.status).toBe(200);
         expect(again.body.data).toMatchObject({ allowed: true, replay: true, nonce: m });
         const passages = await t.ds.query('SELECT COUNT(*) AS n FROM entrance WHERE accreditationId = ?', [eva.id]);
         expect(Number(passages[0].n)).toBe(2);
       } finally {
-        spy.mockRestore();
+        sync.restore();
       }
     },
   );

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pngDataUrl } from '../../testing/images.js';
+import { holdWalSyncs } from '../../testing/wal-sync.js';
 import {
   createAdminUser,
   createSubject,
@@ -655,11 +655,8 @@ describe('online registration (spec §7 Online, §4, §5 Online registration, §
         const c = await newChannel({});
         const body = visitor(ticked);
         const wal = `${t.config.database.type === 'sqlite' ? t.config.database.file : ''}-wal`;
-        const held: { fd: number; done: (e: NodeJS.ErrnoException | null) => void }[] = [];
-        const real = fs.fdatasync;
-        const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, done: never) => {
-          held.push({ fd, done });
-        }) as never);
+        const sync = holdWalSyncs();
+        const { held } = sync;
         try {
           let answered = false;
           const pending = online('POST', `accreditation/${c.channelKey}`, body).then((r) => {
@@ -669,23 +666,23 @@ describe('online registration (spec §7 Online, §4, §5 Online registration, §
           await vi.waitFor(() => expect(held).toHaveLength(1));
           // committed (readable), the log's file is the one synced, and nothing is answered yet
           expect(await t.ds.getRepository(AccreditationEntity).countBy({ email: body.email })).toBe(1);
-          expect(fs.fstatSync(held[0].fd).ino).toBe(fs.statSync(wal).ino);
+          expect(sync.isOf(0, wal)).toBe(true);
           expect(answered).toBe(false);
-          real(held[0].fd, held[0].done);
+          sync.release(0);
           expect((await pending).status).toBe(201);
 
           // the disk fails the sync: no "you are registered" (500, not a stack trace)
           const other = visitor(ticked);
           const failing = online('POST', `accreditation/${c.channelKey}`, other);
           await vi.waitFor(() => expect(held).toHaveLength(2));
-          held[1].done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+          sync.fail(1);
           const failed = await failing;
           expect(failed.status).toBe(500);
           expect(JSON.stringify(failed.body)).not.toMatch(/EIO|fdatasync|at .*\.js/);
-          spy.mockRestore();
+          sync.restore();
           expect(error(await online('POST', `accreditation/${c.channelKey}`, other))).toEqual([409, 'EMAIL_EXIST']);
         } finally {
-          spy.mockRestore();
+          sync.restore();
         }
       },
     );
