@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
+import { serverEnv } from '../scripts/lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -127,8 +128,10 @@ const file = path.join(dir, 'import.xlsx');
 const size = fs.statSync(file).size;
 
 const self = new URL(import.meta.url).pathname;
+// started as `npm start` starts the server (scripts/lib.mjs serverEnv: glibc's malloc arenas)
 const server = fork(self, ['--child', 'server', '--db', values.db], {
   stdio: 'inherit',
+  env: serverEnv(),
   execArgv: [
     ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []),
     ...values['server-args'].split(' ').filter(Boolean),

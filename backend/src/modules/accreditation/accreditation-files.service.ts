@@ -20,6 +20,7 @@ import type { DataSource, Repository } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { loadExcel } from '../../common/lazy-modules.js';
+import { collectAfter } from '../../common/memory.js';
 import { toFieldErrors, ZodPipe } from '../../common/zod.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
@@ -325,6 +326,7 @@ export class AccreditationFilesService {
     const spill = new Spill();
     const read = importReader(this.ds);
     let pending: Pending[] = [];
+    let rowsRead = 0;
 
     /** The database's part of the checks for a batch, then its rows into the spill file (or errors). */
     const flush = async () => {
@@ -389,6 +391,7 @@ export class AccreditationFilesService {
               continue;
             }
             if (cells.every((c) => !c)) continue;
+            rowsRead++;
             pending.push(
               this.checkRow(number, cells, fields, groups, zones, input, seenEmails, photoAt, multiLanguage ?? false),
             );
@@ -416,6 +419,8 @@ export class AccreditationFilesService {
       return { imported };
     } finally {
       spill.close();
+      // a big sheet's garbage is collected once it is answered, not left for the next import
+      collectAfter(rowsRead);
     }
   }
 
