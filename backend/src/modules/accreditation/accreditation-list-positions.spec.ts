@@ -9,6 +9,7 @@ import {
   TEST_DB,
   type TestApp,
 } from '../../testing/test-app.js';
+import { LIST_BLOCKS_FROM } from './accreditation.service.js';
 
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
@@ -147,7 +148,11 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
       }
   };
 
+  const blocksFrom = LIST_BLOCKS_FROM.offset;
   beforeAll(async () => {
+    // every page through the blocks, the first ones too (a page is read by them only from
+    // LIST_BLOCK_SIZE entries deep otherwise; the last test checks that threshold)
+    LIST_BLOCKS_FROM.offset = 0;
     t = await createTestApp();
     const subject = await createSubject(t);
     subjectId = subject.id;
@@ -193,7 +198,10 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
       );
     }
   }, 300_000);
-  afterAll(() => t.close());
+  afterAll(async () => {
+    LIST_BLOCKS_FROM.offset = blocksFrom;
+    await t.close();
+  });
 
   it('reads any page through the blocks as the OFFSET query does, several actions interleaved', async () => {
     await expectBlocksExact();
@@ -321,6 +329,49 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
     await t.ds.query('UPDATE accreditation SET actionId = ? WHERE actionId = ? AND id % 13 = 0', [b.id, a.id]);
     await expectGroupCounts();
     await expectBlocksExact();
+  }, 300_000);
+
+  it('reads the blocks only for a page at least one block deep', async () => {
+    LIST_BLOCKS_FROM.offset = blocksFrom;
+    try {
+      const a = actions[0].id;
+      const shallow = LIST_BLOCKS_FROM.offset - 1; // the deepest entry still read by OFFSET
+      const deep = LIST_BLOCKS_FROM.offset; // the first read through the blocks
+      // the block holding the shallow entry (x) counted as empty and its people in the next (y):
+      // the sum still right, so read through the blocks both entries would move
+      const blocks: { block: number; n: number }[] = await t.ds.query(
+        'SELECT block, n FROM accreditation_block WHERE actionId = ? ORDER BY block DESC',
+        [a],
+      );
+      let before = 0;
+      const at = blocks.findIndex((b) => (before += Number(b.n)) > shallow);
+      const [x, y] = [blocks[at], blocks[at + 1]];
+      expect(y).toBeDefined();
+      const entry = async (offset: number) =>
+        (await post('user/all', { actionId: a, page: offset + 1, pageSize: 1 })).body.data.map(
+          (r: { id: number }) => r.id,
+        );
+      const move = (n: number) =>
+        Promise.all([
+          t.ds.query('UPDATE accreditation_block SET n = n - ? WHERE actionId = ? AND block = ?', [n, a, x.block]),
+          t.ds.query('UPDATE accreditation_block SET n = n + ? WHERE actionId = ? AND block = ?', [n, a, y.block]),
+        ]);
+      await move(Number(x.n));
+      try {
+        expect(await entry(shallow)).toEqual(await reference(a, shallow + 1, 1));
+        expect(await entry(deep)).not.toEqual(await reference(a, deep + 1, 1));
+        LIST_BLOCKS_FROM.offset = 0;
+        expect(await entry(shallow)).not.toEqual(await reference(a, shallow + 1, 1));
+      } finally {
+        await move(-Number(x.n));
+      }
+      LIST_BLOCKS_FROM.offset = blocksFrom;
+      expect(await entry(deep)).toEqual(await reference(a, deep + 1, 1));
+      await expectBlocksExact();
+      await expectPages(a);
+    } finally {
+      LIST_BLOCKS_FROM.offset = 0;
+    }
   }, 300_000);
 
   it('the migrations fill the blocks and the group counts from the rows already there', async () => {

@@ -134,6 +134,14 @@ function spreadTrigrams(text: string): string[] {
  */
 export const FTS_TRIGRAMS = { first: 1000, rare: COUNT_CAP, short: 10 * COUNT_CAP };
 
+/**
+ * The unfiltered list reads its blocks of ids (accreditation_block) only for a page at least
+ * `offset` entries deep: above that the plain OFFSET skips fewer index entries than one block
+ * holds, so the blocks' read (~250 rows at a million) would cost more than it saves, on page 1
+ * above all (a spec lowers it to 0 to take the blocks' path on a small database).
+ */
+export const LIST_BLOCKS_FROM = { offset: LIST_BLOCK_SIZE };
+
 /** A trigram as an FTS5 phrase (a string in double quotes, its quotes doubled): one token. */
 const ftsPhrase = (gram: string) => `"${gram.replaceAll('"', '""')}"`;
 
@@ -329,8 +337,10 @@ export class AccreditationService {
       // triggers in the writing transaction), so the count reads a few rows. The page's place comes
       // from the blocks of LIST_BLOCK_SIZE ids (accreditation_block, kept by triggers too): summed
       // newest first until the offset falls inside one, the page is read below that block's end,
-      // skipping fewer than LIST_BLOCK_SIZE index entries instead of up to the whole offset.
-      const [total, counts] = await Promise.all([count(), blocks?.read()]);
+      // skipping fewer than LIST_BLOCK_SIZE index entries instead of up to the whole offset (for a
+      // page that deep: LIST_BLOCKS_FROM).
+      const deep = offset >= LIST_BLOCKS_FROM.offset;
+      const [total, counts] = await Promise.all([count(), deep ? blocks?.read() : undefined]);
       const counted =
         exactCount || total <= COUNT_CAP ? { max: total, maxCapped: false } : { max: COUNT_CAP, maxCapped: true };
       const take = Math.min(pageSize, total - offset);
