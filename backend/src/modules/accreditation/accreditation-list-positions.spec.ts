@@ -343,8 +343,8 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
         'SELECT block, n FROM accreditation_block WHERE actionId = ? ORDER BY block DESC',
         [a],
       );
-      let before = 0;
-      const at = blocks.findIndex((b) => (before += Number(b.n)) > shallow);
+      let at = 0;
+      for (let sum = Number(blocks[0].n); sum <= shallow; sum += Number(blocks[at].n)) at++;
       const [x, y] = [blocks[at], blocks[at + 1]];
       expect(y).toBeDefined();
       const entry = async (offset: number) =>
