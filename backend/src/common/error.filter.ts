@@ -197,6 +197,11 @@ export class ErrorFilter implements ExceptionFilter {
       return make(STATUS_CODES[fst.statusCode] ?? 'BAD_REQUEST', fst.code ? { reason: fst.code } : {});
     }
 
+    // A multipart body that is malformed or ends before its closing boundary (busboy, under
+    // @fastify/multipart, throws plain Errors while a route reads the parts): the client's mistake
+    // or a connection cut short.
+    if (malformedMultipart(exception)) return make('BAD_REQUEST', { reason: 'MULTIPART_MALFORMED' });
+
     // A value the database cannot hold (MariaDB: data too long, out of range) is the client's
     // value, so a 400 naming the column, never a 500; logged, since a schema should have bounded it.
     const tooBig = columnOverflow(exception);
@@ -222,4 +227,12 @@ export function columnOverflow(exception: unknown): { column: string } | null {
   if (driver?.code !== 'ER_DATA_TOO_LONG' && driver?.code !== 'ER_WARN_DATA_OUT_OF_RANGE') return null;
   const column = /column '([^']{1,64})'/.exec(driver.sqlMessage ?? '')?.[1] ?? '';
   return { column };
+}
+
+/** What busboy throws for a malformed or cut-off multipart body (its messages; plain Errors). */
+const MALFORMED_MULTIPART =
+  /^(Unexpected end of (form|multipart data)|Malformed part header|Part terminated early|Multipart: Boundary not found|Malformed urlencoded form)/i;
+
+export function malformedMultipart(exception: unknown): boolean {
+  return exception instanceof Error && !(exception instanceof AppError) && MALFORMED_MULTIPART.test(exception.message);
 }

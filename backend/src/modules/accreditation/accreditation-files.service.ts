@@ -107,20 +107,6 @@ const ROW_CODE_OF: Record<string, ImportRowCode> = {
 };
 
 /** The spreadsheet's name of a column: A, B, …, Z, AA, … */
-/**
- * What the multipart parser (busboy, under @fastify/multipart) throws for a body that is malformed
- * or ends before its closing boundary: the client's mistake or a connection cut short.
- */
-const MALFORMED_MULTIPART =
-  /^(Unexpected end of (form|multipart data)|Malformed part header|Part terminated early|Multipart: Boundary not found|Malformed urlencoded form)/i;
-
-/** A busboy error as 400 BAD_REQUEST; the application's and Fastify's own errors as they are. */
-function clientUploadError(err: unknown): unknown {
-  if (err instanceof AppError) return err;
-  const message = err instanceof Error ? err.message : '';
-  return MALFORMED_MULTIPART.test(message) ? new AppError('BAD_REQUEST', { reason: 'MULTIPART_MALFORMED' }) : err;
-}
-
 export function columnLetter(index: number): string {
   let n = index + 1;
   let out = '';
@@ -231,31 +217,27 @@ export class AccreditationFilesService {
     } catch {
       throw new AppError('BAD_REQUEST');
     }
-    // busboy's own errors (a malformed or cut-off body: "Unexpected end of form", "Malformed part
-    // header") are the client's mistake: 400, never an unexpected 500 (bench/probe.mjs)
-    try {
-      for await (const part of parts) {
-        if (part.type === 'field') {
-          // the form's numbers arrive as text; the schema of the JSON body takes numbers
-          const text = String(part.value ?? '').trim();
-          values[part.fieldname] = /^\d{1,10}$/.test(text) ? Number(text) : text;
-          continue;
-        }
-        if (part.fieldname !== 'dataFile') {
-          part.file.resume();
-          continue;
-        }
-        let options: ImportOptions;
-        try {
-          options = new ZodPipe(importOptionsSchema).transform(values);
-        } catch (err) {
-          part.file.resume();
-          throw err;
-        }
-        return await this.importUpload(options, part.file);
+    // busboy's own errors (a malformed or cut-off body) are answered 400 by ErrorFilter
+    // (malformedMultipart), never an unexpected 500 (bench/probe.mjs)
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        // the form's numbers arrive as text; the schema of the JSON body takes numbers
+        const text = String(part.value ?? '').trim();
+        values[part.fieldname] = /^\d{1,10}$/.test(text) ? Number(text) : text;
+        continue;
       }
-    } catch (err) {
-      throw clientUploadError(err);
+      if (part.fieldname !== 'dataFile') {
+        part.file.resume();
+        continue;
+      }
+      let options: ImportOptions;
+      try {
+        options = new ZodPipe(importOptionsSchema).transform(values);
+      } catch (err) {
+        part.file.resume();
+        throw err;
+      }
+      return await this.importUpload(options, part.file);
     }
     const missing = importOptionsSchema.safeParse(values);
     throw AppError.validation([
