@@ -49,7 +49,7 @@ export class RecordQueue<D> {
 
   /** `bullmq` with REDIS_URL (a queue shared by the instances), else `local` (this process's worker). */
   get mode(): 'bullmq' | 'local' {
-    return this.queue ? 'bullmq' : 'local';
+    return this.o.redisUrl ? 'bullmq' : 'local';
   }
 
   /** The in-process drain running now, if any (tests and shutdown wait for it). */

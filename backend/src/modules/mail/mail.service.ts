@@ -133,7 +133,7 @@ export class MailService implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   get mode(): 'bullmq' | 'local' {
-    return this.config.redisUrl ? 'bullmq' : 'local';
+    return this.work.mode;
   }
 
   private get stopped(): boolean {

@@ -155,7 +155,7 @@ export class BadgePdfService implements OnApplicationBootstrap, BeforeApplicatio
 
   /** `bullmq` with REDIS_URL (a queue `pdf` shared by the instances), else `local` (this process's worker). */
   get mode(): 'bullmq' | 'local' {
-    return this.config.redisUrl ? 'bullmq' : 'local';
+    return this.work.mode;
   }
 
   async onApplicationBootstrap(): Promise<void> {
