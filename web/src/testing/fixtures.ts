@@ -1,3 +1,4 @@
+import type { WebChannel } from '@accredo/domain';
 import type { AccreditationRow } from '../api/accreditation-list';
 
 /** An accreditation as `user/all` lists it (and, without history, as the detail calls answer it), for component tests. */
@@ -22,5 +23,47 @@ export const accreditationRow = (id: number, patch: Partial<AccreditationRow> = 
   dateCreate: '2026-01-01T10:00:00.000Z',
   source: 'admin',
   language: 'cs',
+  ...patch,
+});
+
+const noText = { cs: '', sk: '', en: '', de: '' };
+
+/** A web channel as `GET web-channel/{id}` answers it (channel 9 "Press", open, nothing shown), for component tests. */
+export const webChannel = (patch: Partial<WebChannel> = {}): WebChannel => ({
+  id: 9,
+  name: 'Press',
+  channelKey: 'press9',
+  link: '/app/online/press9',
+  state: 'open',
+  actionId: 1,
+  active: true,
+  dateFrom: null,
+  dateTo: null,
+  viewGroups: false,
+  groupsSelectName: noText,
+  groupsId: [],
+  viewDays: false,
+  daysSelectName: noText,
+  defaultDays: [],
+  viewMealSelect: false,
+  viewParkingSelect: false,
+  customNameFirstname: noText,
+  customNameLastname: noText,
+  customNameEmail: noText,
+  afterAdd: { action: 1 },
+  mailTemplateId: null,
+  customField: [],
+  withAuthorization: false,
+  byPassword: false,
+  byCode: false,
+  authorizationType: 2,
+  authorizationText: noText,
+  hasPassword: false,
+  numberUseExtCode: 0,
+  imageId: null,
+  image: null,
+  users: [],
+  externalCode: [],
+  dateCreate: '2026-01-01T10:00:00.000Z',
   ...patch,
 });

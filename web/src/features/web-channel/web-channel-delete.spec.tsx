@@ -1,47 +1,10 @@
-import type { WebChannel } from '@accredo/domain';
 import { afterEach, describe, it, vi } from 'vitest';
 import { expectDeleteGoesBack, expectDeleteRefusal } from '../../testing/delete-record';
+import { webChannel } from '../../testing/fixtures';
 import { webChannelRoutes } from './routes';
 
 const text = (cs: string) => ({ cs, sk: '', en: '', de: '' });
-const empty = text('');
-const channel: WebChannel = {
-  id: 9,
-  name: 'Press',
-  channelKey: 'press9',
-  link: '/app/online/press9',
-  state: 'open',
-  actionId: 1,
-  active: true,
-  dateFrom: null,
-  dateTo: null,
-  viewGroups: false,
-  groupsSelectName: empty,
-  groupsId: [],
-  viewDays: false,
-  daysSelectName: empty,
-  defaultDays: [],
-  viewMealSelect: false,
-  viewParkingSelect: false,
-  customNameFirstname: empty,
-  customNameLastname: empty,
-  customNameEmail: empty,
-  afterAdd: { action: 1 },
-  mailTemplateId: null,
-  customField: [],
-  withAuthorization: false,
-  byPassword: false,
-  byCode: false,
-  authorizationType: 2,
-  authorizationText: empty,
-  hasPassword: false,
-  numberUseExtCode: 0,
-  imageId: null,
-  image: null,
-  users: [],
-  externalCode: [],
-  dateCreate: '2026-01-01T10:00:00.000Z',
-};
+const channel = webChannel();
 const api = {
   'GET action': [{ id: 1, name: text('Festival') }],
   'GET action/1': {

@@ -1,4 +1,4 @@
-import { buildRights, type WebChannel, type WebChannelListItem } from '@accredo/domain';
+import { buildRights, type WebChannelListItem } from '@accredo/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -6,9 +6,9 @@ import { jsonResponse, t } from '../../testing/render';
 import { mockAdminApi, renderWithSession, testSession } from '../../testing/session';
 import { webChannelRoutes } from './routes';
 import { bodyOf } from '../../testing/mock-api';
+import { webChannel } from '../../testing/fixtures';
 
 const text = (cs: string) => ({ cs, sk: '', en: '', de: '' });
-const empty = text('');
 
 const actions = [
   { id: 1, name: text('Festival') },
@@ -49,46 +49,7 @@ function listItem(id: number, actionId: number, patch: Partial<WebChannelListIte
   };
 }
 
-function channel(patch: Partial<WebChannel> = {}): WebChannel {
-  return {
-    id: 9,
-    name: 'Press',
-    channelKey: 'press9',
-    link: '/app/online/press9',
-    state: 'open',
-    actionId: 1,
-    active: true,
-    dateFrom: null,
-    dateTo: null,
-    viewGroups: false,
-    groupsSelectName: empty,
-    groupsId: [],
-    viewDays: false,
-    daysSelectName: empty,
-    defaultDays: [],
-    viewMealSelect: false,
-    viewParkingSelect: false,
-    customNameFirstname: empty,
-    customNameLastname: empty,
-    customNameEmail: empty,
-    afterAdd: { action: 1 },
-    mailTemplateId: null,
-    customField: [],
-    withAuthorization: false,
-    byPassword: false,
-    byCode: false,
-    authorizationType: 2,
-    authorizationText: empty,
-    hasPassword: false,
-    numberUseExtCode: 0,
-    imageId: null,
-    image: null,
-    users: [],
-    externalCode: [],
-    dateCreate: '2026-01-01T10:00:00.000Z',
-    ...patch,
-  };
-}
+const channel = webChannel;
 
 const common = {
   'GET action': actions,
