@@ -169,7 +169,7 @@ export class ErrorFilter implements ExceptionFilter {
         reply.header('allow', allow.join(', '));
       }
     }
-    if (status === 429 && typeof body.error.details?.retryAfter === 'number')
+    if ((status === 429 || status === 503) && typeof body.error.details?.retryAfter === 'number')
       reply.header('retry-after', String(body.error.details.retryAfter));
     reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }

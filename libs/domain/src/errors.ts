@@ -35,6 +35,8 @@ export const ERRORS = {
   IMPORT_FILE_XLS: { status: 400, key: 'errors.IMPORT_FILE_XLS' },
   /** the upload route: the file went over the import's limit while it streamed in (details.limitMb) */
   IMPORT_FILE_TOO_LARGE: { status: 413, key: 'errors.IMPORT_FILE_TOO_LARGE' },
+  /** this server is already reading as many sheets as it takes at once, with a queue full behind them (details.retryAfter, seconds) */
+  IMPORT_BUSY: { status: 503, key: 'errors.IMPORT_BUSY' },
   NO_PHOTOS_TO_EXPORT: { status: 400, key: 'errors.NO_PHOTOS_TO_EXPORT' },
   GEOCODING_DISABLED: { status: 404, key: 'errors.GEOCODING_DISABLED' },
   GEOCODING_FAILED: { status: 502, key: 'errors.GEOCODING_FAILED' },

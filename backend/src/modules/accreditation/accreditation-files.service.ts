@@ -31,6 +31,7 @@ import {
   IMPORT_MAX_BYTES,
   importReader,
   isOle2,
+  importSlots,
   isZip,
   peek,
   type ReadyRow,
@@ -283,6 +284,21 @@ export class AccreditationFilesService {
     input: ImportOptions,
     source: Readable,
     complete: () => void = () => {},
+  ): Promise<{ imported: number }> {
+    // one of the server's import slots (IMPORT_SLOTS): the sheet is read only once it has one
+    const release = await importSlots.acquire();
+    try {
+      return await this.readAndWrite(action, input, source, complete);
+    } finally {
+      release();
+    }
+  }
+
+  private async readAndWrite(
+    action: ActionEntity,
+    input: ImportOptions,
+    source: Readable,
+    complete: () => void,
   ): Promise<{ imported: number }> {
     const fields = await this.accreditations.actionFields(action);
     const groups = new Map(

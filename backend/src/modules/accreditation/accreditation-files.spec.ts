@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import yazl from 'yazl';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createAdminUser,
   createSubject,
@@ -9,7 +9,7 @@ import {
   TEST_DB,
   type TestApp,
 } from '../../testing/test-app.js';
-import { IMPORT_MAX_BYTES } from './accreditation-import.js';
+import { IMPORT_MAX_BYTES, IMPORT_SLOTS, importSlots } from './accreditation-import.js';
 
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
@@ -429,6 +429,65 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
       expect((await t.ds.query('SELECT COUNT(*) AS n FROM accreditation'))[0].n).toBe(before);
       // the server is still answering
       expect((await t.api('GET', '/api/health')).status).toBe(200);
+    });
+
+    it('reads at most IMPORT_SLOTS sheets at once: the next waits its turn, past the queue 503 IMPORT_BUSY', async () => {
+      const kept = { ...IMPORT_SLOTS };
+      Object.assign(IMPORT_SLOTS, { running: 1, waiting: 1, retryAfterSeconds: 7 });
+      try {
+        const url = `${t.url}/api/admin/v1/user/import/file`;
+        const headers = {
+          authorization: admin,
+          'content-type': 'multipart/form-data; boundary=zz',
+          'accept-language': 'en',
+        };
+        const head = Buffer.from(
+          `--zz\r\nContent-Disposition: form-data; name="actionId"\r\n\r\n${action.id}\r\n` +
+            '--zz\r\nContent-Disposition: form-data; name="zonesImportType"\r\n\r\n1\r\n' +
+            '--zz\r\nContent-Disposition: form-data; name="dataFile"; filename="a.xlsx"\r\n\r\n',
+        );
+        const tail = Buffer.from('\r\n--zz--\r\n');
+        const [first, second, third] = await Promise.all([9920, 9921, 9922].map((i) => sheetFile([person(i)])));
+        const answer = async (res: Promise<Response>) => {
+          const r = await res;
+          return { status: r.status, retryAfter: r.headers.get('retry-after'), body: (await r.json()) as any };
+        };
+        // the first: its file's start sent, the rest held back, so it holds the one slot
+        let sendRest = () => {};
+        const held = new ReadableStream<Uint8Array>({
+          async start(c) {
+            c.enqueue(Buffer.concat([head, first.subarray(0, 200)]));
+            await new Promise<void>((r) => {
+              sendRest = r;
+            });
+            c.enqueue(Buffer.concat([first.subarray(200), tail]));
+            c.close();
+          },
+        });
+        const a = answer(fetch(url, { method: 'POST', headers, body: held, duplex: 'half' } as RequestInit));
+        await vi.waitFor(() => expect(importSlots.state).toEqual({ running: 1, waiting: 0 }));
+        // the second waits in line, its upload not read yet
+        const b = answer(fetch(url, { method: 'POST', headers, body: Buffer.concat([head, second, tail]) }));
+        await vi.waitFor(() => expect(importSlots.state).toEqual({ running: 1, waiting: 1 }));
+        // the third finds the line full: 503, told when to come back, nothing stored
+        const c = await answer(fetch(url, { method: 'POST', headers, body: Buffer.concat([head, third, tail]) }));
+        expect(c.status).toBe(503);
+        expect(c.body.error.code).toBe('IMPORT_BUSY');
+        expect(c.body.error.details.retryAfter).toBe(7);
+        expect(c.retryAfter).toBe('7');
+        expect(c.body.error.message).toContain('7');
+        sendRest();
+        const [ra, rb] = await Promise.all([a, b]);
+        expect([ra.status, ra.body.data, ra.body.error]).toEqual([200, { imported: 1 }, undefined]);
+        expect([rb.status, rb.body.data]).toEqual([200, { imported: 1 }]);
+        const stored = await t.ds.query(
+          "SELECT email FROM accreditation WHERE email IN ('u9920@example.com', 'u9921@example.com', 'u9922@example.com') ORDER BY email",
+        );
+        expect(stored.map((r: { email: string }) => r.email)).toEqual(['u9920@example.com', 'u9921@example.com']);
+        expect(importSlots.state).toEqual({ running: 0, waiting: 0 });
+      } finally {
+        Object.assign(IMPORT_SLOTS, kept);
+      }
     });
   });
 

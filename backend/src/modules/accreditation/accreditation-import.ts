@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
+import { AppError } from '../../common/app-error.js';
 import { scratchPath } from '../../common/scratch.js';
 import { type Core, type CoreEnv, runCore, sqliteConnection, sqliteStatement } from '../../database/core-runner.js';
 import { groupDefaultsCore } from '../action-extension/extension-core.js';
@@ -31,6 +32,46 @@ export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
  * below V8's large-object size, so it is collected young, not left for a full collection.
  */
 export const IMPORT_BATCH = 250;
+
+/**
+ * Sheets one server reads at once, and imports that may wait for their turn (issue 16: memory
+ * bounded whatever the callers do). Each sheet being read holds a parser worker and its batches,
+ * ~70–90 MiB at 100,000 rows, so a dozen admins importing at the same moment would otherwise need
+ * a dozen times that. A waiting import has not read its upload yet (the request's stream stays
+ * paused, so its bytes wait in the network, not in memory); past the queue the answer is
+ * 503 IMPORT_BUSY with `retryAfter` (and a Retry-After header), and nothing is stored. A spec
+ * lowers the numbers.
+ */
+export const IMPORT_SLOTS = { running: 2, waiting: 8, retryAfterSeconds: 30 };
+
+class ImportSlots {
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
+
+  /** A slot (its release, to call once), now or after the imports ahead; IMPORT_BUSY when the queue is full. */
+  async acquire(): Promise<() => void> {
+    if (this.running < IMPORT_SLOTS.running) this.running++;
+    else if (this.queue.length < IMPORT_SLOTS.waiting) await new Promise<void>((turn) => this.queue.push(turn));
+    else throw new AppError('IMPORT_BUSY', { retryAfter: IMPORT_SLOTS.retryAfterSeconds });
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.queue.shift();
+      // the slot passes to the next in line, or is given back
+      if (next) next();
+      else this.running--;
+    };
+  }
+
+  /** Imports reading a sheet now and waiting (for specs and diagnosis). */
+  get state(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.queue.length };
+  }
+}
+
+/** This process's import slots (every import route takes one, AccreditationFilesService.importSheet). */
+export const importSlots = new ImportSlots();
 
 /** A row that passed every check, as spilled to the disk between the two phases. */
 export interface ReadyRow {

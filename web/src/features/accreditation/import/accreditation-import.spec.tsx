@@ -245,7 +245,7 @@ describe('accreditation import', () => {
     expect(await screen.findByText(t('accreditationImport.errors.INVALID_IMPORT_FILE_FORMAT'))).toBeInTheDocument();
   });
 
-  it('says what the server refused while the file streamed in: over the limit, or an old .xls', async () => {
+  it('says what the server refused while the file streamed in: over the limit, an old .xls, too many imports at once', async () => {
     mockAdminApi(api());
     mockXhr({
       status: 413,
@@ -263,6 +263,13 @@ describe('accreditation import', () => {
     mockXhr({ status: 400, body: { error: { code: 'IMPORT_FILE_XLS', message: 'xls' } } });
     await user.click(screen.getByRole('button', { name: t('accreditationImport.import') }));
     expect(await screen.findByText(t('accreditationImport.errors.IMPORT_FILE_XLS'))).toBeInTheDocument();
+
+    // the server already reads as many sheets as it takes: when to try again, nothing saved
+    mockXhr({ status: 503, body: { error: { code: 'IMPORT_BUSY', message: 'busy', details: { retryAfter: 30 } } } });
+    await user.click(screen.getByRole('button', { name: t('accreditationImport.import') }));
+    expect(
+      await screen.findByText(t('accreditationImport.errors.IMPORT_BUSY', { retryAfter: 30 })),
+    ).toBeInTheDocument();
   });
 
   it('names the column that does not match the action, and says when the sheet has no rows', async () => {
