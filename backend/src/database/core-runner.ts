@@ -81,27 +81,59 @@ interface SqliteDb {
   close(): unknown;
 }
 
-/** A cache holds at most this many statements; texts vary only with a list's length, odd ones are dropped. */
-const STATEMENTS_MAX = 500;
-const statementCaches = new WeakMap<object, Map<string, SqliteStatement>>();
+/**
+ * What a connection's statement cache keeps: at most `count` statements, and statements of at most
+ * `chars` characters of SQL in all. A prepared statement costs ~35 bytes of native memory per
+ * character of its text (measured: a multi-row INSERT of 250 rows × 19 columns, 15 kB of text,
+ * holds ~0.5 MiB), and the import's and bulk operations' texts vary with their data (a last batch
+ * of 137 rows, a group insert of 166): kept by count alone, 500 of them could hold hundreds of MiB
+ * for good. The least recently used go first, so the hot statements (scans, registrations, the
+ * check by code) stay; an evicted one is finalized when the garbage collector takes it.
+ */
+export const STATEMENT_CACHE = { count: 500, chars: 256 * 1024 };
+
+interface StatementCache {
+  /** in order of last use, the most recent last */
+  byText: Map<string, SqliteStatement>;
+  chars: number;
+}
+
+const statementCaches = new WeakMap<object, StatementCache>();
 
 /**
- * The connection's prepared statement of this text, prepared once and kept (per connection: a new
- * one after a reconnect prepares again). Shared by the runner and the prepared reads (prepared.ts).
+ * The connection's prepared statement of this text, prepared once and kept while it is used
+ * (per connection: a new one after a reconnect prepares again; STATEMENT_CACHE bounds what is
+ * kept). Shared by the runner and the prepared reads (prepared.ts).
  */
 export function sqliteStatement(db: { prepare(sql: string): unknown }, sql: string): SqliteStatement {
   let cache = statementCaches.get(db);
   if (!cache) {
-    cache = new Map();
+    cache = { byText: new Map(), chars: 0 };
     statementCaches.set(db, cache);
   }
-  let stmt = cache.get(sql);
-  if (!stmt) {
-    stmt = db.prepare(sql) as SqliteStatement;
-    if (cache.size >= STATEMENTS_MAX) cache.clear();
-    cache.set(sql, stmt);
+  let stmt = cache.byText.get(sql);
+  if (stmt) {
+    // the most recently used last (a Map keeps its insertion order)
+    cache.byText.delete(sql);
+    cache.byText.set(sql, stmt);
+    return stmt;
+  }
+  stmt = db.prepare(sql) as SqliteStatement;
+  cache.byText.set(sql, stmt);
+  cache.chars += sql.length;
+  for (const [text] of cache.byText) {
+    if (cache.byText.size <= STATEMENT_CACHE.count && cache.chars <= STATEMENT_CACHE.chars) break;
+    if (text === sql) break; // the one just prepared stays, whatever its size
+    cache.byText.delete(text);
+    cache.chars -= text.length;
   }
   return stmt;
+}
+
+/** What a connection's statement cache holds now (specs, diagnosis). */
+export function statementCacheState(db: object): { count: number; chars: number } {
+  const cache = statementCaches.get(db);
+  return { count: cache?.byText.size ?? 0, chars: cache?.chars ?? 0 };
 }
 
 /** The raw better-sqlite3 connection under TypeORM's driver. */
