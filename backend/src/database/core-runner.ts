@@ -86,7 +86,7 @@ interface SqliteDb {
  * `chars` characters of SQL in all. A prepared statement costs ~35 bytes of native memory per
  * character of its text (measured: a multi-row INSERT of 250 rows × 19 columns, 15 kB of text,
  * holds ~0.5 MiB), and the import's and bulk operations' texts vary with their data (a last batch
- * of 137 rows, a group insert of 166): kept by count alone, 500 of them could hold hundreds of MiB
+ * of 137 rows, a group insert of 166): kept by count alone, 500 of them could hold well over 100 MiB
  * for good. The least recently used go first, so the hot statements (scans, registrations, the
  * check by code) stay; an evicted one is finalized when the garbage collector takes it.
  */
