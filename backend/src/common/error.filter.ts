@@ -233,6 +233,7 @@ export function columnOverflow(exception: unknown): { column: string } | null {
 const MALFORMED_MULTIPART =
   /^(Unexpected end of (form|multipart data)|Malformed part header|Part terminated early|Multipart: Boundary not found|Malformed urlencoded form)/i;
 
-export function malformedMultipart(exception: unknown): boolean {
-  return exception instanceof Error && !(exception instanceof AppError) && MALFORMED_MULTIPART.test(exception.message);
+/** (AppErrors are answered before this is asked.) */
+function malformedMultipart(exception: unknown): boolean {
+  return exception instanceof Error && MALFORMED_MULTIPART.test(exception.message);
 }
