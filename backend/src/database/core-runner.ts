@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { isSqlite, sqlDate } from '../modules/device/sql.js';
 import { type MysqlConnection, myExecute, myQuery, myText, mysqlConnection, mysqlPool } from './mysql-driver.js';
 import { WalSync } from './sqlite-wal-sync.js';
-import { runMysqlBatched } from './mariadb-batch.js';
+import { BlockCombiner, runMysqlBatched } from './mariadb-batch.js';
 
 /**
  * The one runner of the raw write paths (the gate's scan and offline upload, a new person's create,
@@ -193,6 +193,8 @@ export class CoreRunner {
   private batchTx: SqliteTransaction<[Job[], Outcome[]], void> | undefined;
   private oneTx: SqliteTransaction<[Job], unknown> | undefined;
   private readonly sqliteEnv: CoreEnv;
+  /** MariaDB: batched cores locking the same row share their blocks (mariadb-batch.ts) */
+  readonly combiner = new BlockCombiner();
   private static readonly mysqlEnv: CoreEnv = { lock: ' FOR UPDATE', date: (d) => d };
 
   constructor(private readonly ds: DataSource) {
@@ -353,6 +355,7 @@ export class CoreRunner {
               prepared,
               () => runMysql(conn, make(env), prepared),
               options.batch === true ? [] : options.batch.resultReads,
+              this.combiner,
             )
           : { value: await runMysql(conn, make(env), prepared), committed: false };
         if (!committed) await myQuery(conn, 'COMMIT');

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TEST_DB, type TestApp } from '../testing/test-app.js';
 import { type Core, type CoreEnv, coreRunner, readStep, type WriteResult, writeStep } from './core-runner.js';
+import { myQuery, mysqlConnection, mysqlPool } from './mysql-driver.js';
 
 /**
  * The MariaDB batch (mariadb-batch.ts): a core's steps from its lock on in one compound statement,
@@ -139,5 +140,82 @@ describe.skipIf(TEST_DB !== 'mariadb')('MariaDB batch of a core after its lock (
     const ns = made.map((m) => m.n).sort((a, b) => a - b);
     expect(ns).toEqual(Array.from({ length: 30 }, (_, i) => i + 4));
     for (const m of made.slice(0, 5)) expect(await links(m.id)).toBe(2);
+  });
+
+  /**
+   * Holds the lock row from a connection of its own while `start()` sends cores, until `queued` of
+   * them wait in the runner's combiner behind the first (whose block waits for this lock on the
+   * server); then lets go. The next block is then shared by all those that waited.
+   */
+  async function behindLock<T>(queued: number, start: () => Promise<T>): Promise<T> {
+    const holder = await mysqlConnection(mysqlPool(t.ds, 'spec'));
+    await myQuery(holder, 'START TRANSACTION');
+    await myQuery(holder, 'SELECT id FROM batch_lock WHERE id = 1 FOR UPDATE');
+    const combiner = coreRunner(t.ds).combiner;
+    let running: Promise<T>;
+    try {
+      running = start();
+      await vi.waitFor(() => expect(combiner.pending.cores).toBe(queued), { timeout: 10_000, interval: 10 });
+    } finally {
+      await myQuery(holder, 'COMMIT');
+      holder.release();
+    }
+    const value = await running;
+    expect(combiner.pending).toEqual({ cores: 0, rows: 0 });
+    return value;
+  }
+
+  /** Every compound statement the pool's connections are given while `fn` runs. */
+  async function blocksOf<T>(fn: () => Promise<T>): Promise<{ value: T; blocks: string[] }> {
+    const blocks: string[] = [];
+    const conn = await mysqlConnection(mysqlPool(t.ds, 'spec'));
+    const proto = Object.getPrototypeOf(conn) as Record<string, (...args: unknown[]) => unknown>;
+    conn.release();
+    const query = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      if (typeof args[0] === 'string' && args[0].startsWith('BEGIN NOT ATOMIC')) blocks.push(args[0]);
+      return query.apply(this, args);
+    };
+    try {
+      return { value: await fn(), blocks };
+    } finally {
+      proto.query = query;
+    }
+  }
+  const coresIn = (block: string) => block.split('FROM batch_lock WHERE id = 1 FOR UPDATE').length - 1;
+
+  it('sends the cores that waited for the same lock as one block, one commit, numbered densely', async () => {
+    const [{ n: before }] = await t.ds.query('SELECT MAX(n) AS n FROM batch_item');
+    const { value: made, blocks } = await blocksOf(() =>
+      behindLock(5, () => Promise.all(Array.from({ length: 6 }, (_, i) => run(`shared${i}`)))),
+    );
+    // the first alone (it waited for the lock on the server), then the five that queued behind it
+    expect(blocks.map(coresIn)).toEqual([1, 5]);
+    expect(blocks[1].match(/COMMIT;/g)).toHaveLength(1);
+    const ns = made.map((m) => m.n).sort((a, b) => a - b);
+    expect(ns).toEqual(Array.from({ length: 6 }, (_, i) => Number(before) + 1 + i));
+    // each core got its own new id back and its links went with it
+    expect(new Set(made.map((m) => m.id)).size).toBe(6);
+    for (const m of made) expect(await links(m.id)).toBe(2);
+  });
+
+  it('runs each core of a shared block on its own when one of them fails: the others commit', async () => {
+    const [{ used }] = await t.ds.query('SELECT used FROM batch_lock WHERE id = 1');
+    // three uses left for five cores
+    await t.ds.query('UPDATE batch_lock SET max = ? WHERE id = 1', [Number(used) + 3]);
+    const { value: settled, blocks } = await blocksOf(() =>
+      behindLock(4, () => Promise.allSettled(Array.from({ length: 5 }, (_, i) => run(`partly${i}`)))),
+    );
+    expect(blocks.map(coresIn).slice(0, 2)).toEqual([1, 4]);
+    const made = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const refused = settled.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : []));
+    expect(made).toHaveLength(3);
+    expect(refused).toEqual(['Error: used up', 'Error: used up']);
+    const [{ n }] = await t.ds.query("SELECT COUNT(*) AS n FROM batch_item WHERE note LIKE 'partly%'");
+    expect(Number(n)).toBe(3);
+    for (const m of made) expect(await links(m.id)).toBe(2);
+    const [after] = await t.ds.query('SELECT used, max FROM batch_lock WHERE id = 1');
+    expect(Number(after.used)).toBe(Number(after.max));
+    await t.ds.query('UPDATE batch_lock SET max = 1000 WHERE id = 1');
   });
 });
