@@ -25,13 +25,18 @@ describe.skipIf(TEST_DB !== 'mariadb')('MariaDB batch of a core after its lock (
   afterAll(() => t?.close());
 
   /** Locks the row, inserts an item numbered in SQL, links it, counts a use (refused when used up), reads its number back. */
-  function* core(env: CoreEnv, note: string, decide = false): Core<{ id: number; n: number; links: number }> {
+  function* core(
+    env: CoreEnv,
+    note: string,
+    decide = false,
+    linked = 2,
+  ): Core<{ id: number; n: number; links: number }> {
     yield readStep(`SELECT id FROM batch_lock WHERE id = ?${env.lock}`, [1]);
     const item = (yield writeStep(
       'INSERT INTO batch_item (n, note, at) SELECT COALESCE(MAX(n), 0) + 1, ?, ? FROM batch_item',
       [note, env.date(new Date())],
     )) as WriteResult;
-    let links = 2;
+    let links = linked;
     if (decide) {
       // a read that decides what follows: the batch cannot stand for it
       const [row] = (yield readStep('SELECT used FROM batch_lock WHERE id = ?', [1])) as { used: number }[];
@@ -51,6 +56,8 @@ describe.skipIf(TEST_DB !== 'mariadb')('MariaDB batch of a core after its lock (
   }
   const run = (note: string, decide = false) =>
     coreRunner(t.ds).run((env) => core(env, note, decide), { batch: { resultReads: [READ_BACK] } });
+  const runLinked = (note: string, linked: number) =>
+    coreRunner(t.ds).run((env) => core(env, note, false, linked), { batch: { resultReads: [READ_BACK] } });
   const links = async (id: number) =>
     Number((await t.ds.query('SELECT COUNT(*) AS n FROM batch_link WHERE itemId = ?', [id]))[0].n);
 
@@ -171,32 +178,59 @@ describe.skipIf(TEST_DB !== 'mariadb')('MariaDB batch of a core after its lock (
     const conn = await mysqlConnection(mysqlPool(t.ds, 'spec'));
     const proto = Object.getPrototypeOf(conn) as Record<string, (...args: unknown[]) => unknown>;
     conn.release();
-    const query = proto.query;
-    proto.query = function (this: unknown, ...args: unknown[]) {
-      if (typeof args[0] === 'string' && args[0].startsWith('BEGIN NOT ATOMIC')) blocks.push(args[0]);
-      return query.apply(this, args);
-    };
+    const originals = { query: proto.query, execute: proto.execute };
+    for (const name of ['query', 'execute'] as const)
+      proto[name] = function (this: unknown, ...args: unknown[]) {
+        if (typeof args[0] === 'string' && args[0].startsWith('BEGIN NOT ATOMIC')) blocks.push(args[0]);
+        return originals[name].apply(this, args);
+      };
     try {
       return { value: await fn(), blocks };
     } finally {
-      proto.query = query;
+      Object.assign(proto, originals);
     }
   }
-  const coresIn = (block: string) => block.split('FROM batch_lock WHERE id = 1 FOR UPDATE').length - 1;
+  // the lock's statement once per core (`?` in a prepared block)
+  const coresIn = (block: string) => block.match(/FROM batch_lock WHERE id = (1|\?) FOR UPDATE/g)?.length ?? 0;
 
   it('sends the cores that waited for the same lock as one block, one commit, numbered densely', async () => {
     const [{ n: before }] = await t.ds.query('SELECT MAX(n) AS n FROM batch_item');
     const { value: made, blocks } = await blocksOf(() =>
-      behindLock(5, () => Promise.all(Array.from({ length: 6 }, (_, i) => run(`shared${i}`)))),
+      behindLock(4, () => Promise.all(Array.from({ length: 5 }, (_, i) => run(`shared${i}`)))),
     );
-    // the first alone (it waited for the lock on the server), then the five that queued behind it
-    expect(blocks.map(coresIn)).toEqual([1, 5]);
+    // the first alone (it waited for the lock on the server), then the four that queued behind it
+    expect(blocks.map(coresIn)).toEqual([1, 4]);
     expect(blocks[1].match(/COMMIT;/g)).toHaveLength(1);
     const ns = made.map((m) => m.n).sort((a, b) => a - b);
-    expect(ns).toEqual(Array.from({ length: 6 }, (_, i) => Number(before) + 1 + i));
+    expect(ns).toEqual(Array.from({ length: 5 }, (_, i) => Number(before) + 1 + i));
     // each core got its own new id back and its links went with it
-    expect(new Set(made.map((m) => m.id)).size).toBe(6);
+    expect(new Set(made.map((m) => m.id)).size).toBe(5);
     for (const m of made) expect(await links(m.id)).toBe(2);
+  });
+
+  it('shares a block only among cores of the same statements, in blocks of 1, 2, 4 or 8', async () => {
+    // two links (the usual text) and three (another INSERT text), queued alternately behind the lock
+    const kinds = [2, 2, 3, 2, 3, 2, 2, 2, 2];
+    const { value: made, blocks } = await blocksOf(() =>
+      behindLock(8, () => Promise.all(kinds.map((n, i) => runLinked(`shape${i}`, n)))),
+    );
+    const shapes = blocks.map((b) => ({
+      cores: coresIn(b),
+      // a block of one shape has its INSERT of links once per core, all alike
+      // (the new item's id is the block's user variable, its k a parameter)
+      three: b.match(/VALUES \(@accredo_i1, \?\), \(@accredo_i1, \?\), \(@accredo_i1, \?\);/g)?.length ?? 0,
+    }));
+    // the first alone; every shared block of one shape only, of 1, 2, 4 or 8 cores; all nine sent
+    expect(shapes[0].cores).toBe(1);
+    for (const { cores, three } of shapes) {
+      expect([1, 2, 4, 8]).toContain(cores);
+      expect([0, cores]).toContain(three);
+    }
+    expect(shapes.reduce((n, b) => n + b.cores, 0)).toBe(9);
+    expect(shapes.reduce((n, b) => n + b.three, 0)).toBe(2);
+    // the first queued core's shape went first, as many of it as a power of two allows: four
+    expect(shapes.map((b) => b.cores)).toContain(4);
+    for (const [i, m] of made.entries()) expect(await links(m.id)).toBe(kinds[i]);
   });
 
   it('runs each core of a shared block on its own when one of them fails: the others commit', async () => {
