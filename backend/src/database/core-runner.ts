@@ -52,6 +52,9 @@ export interface RunOptions {
    * - 'all': reads too, for a hot path whose reads hold no COUNT (the gate's scan);
    * - 'none': for cores whose texts vary with their data (a batch's multi-row INSERT): each text
    *   prepared would stay on the server, which holds at most max_prepared_stmt_count of them.
+   * With `batch`, unless 'none', the block from the lock on is one prepared statement
+   * (mariadb-batch.ts), so its reads go by the binary protocol too: a core whose reads after its
+   * lock return a BIGINT (a COUNT) uses 'none'.
    */
   prepared?: 'writes' | 'all' | 'none';
   /** MariaDB: an error (its message) after which the core is run again from the start, at most twice */

@@ -24,6 +24,8 @@ import { type MysqlConnection, myExecute, myQuery, myText } from './mysql-driver
  * Whenever the dry run cannot stand for the real one (a read whose rows change what follows, a write
  * that changed nothing, a stand-in id inside a text, any error of the block), the transaction is
  * rolled back and the core runs again one statement at a time: the same outcome, only slower.
+ * The block goes as a prepared statement (its values as parameters) unless the core's texts vary
+ * with its data, and blocks of cores locking the same row are shared (BlockCombiner, below).
  */
 
 /** The stand-in id of the k-th dry step: outside any INT column's range, never a real value. */
