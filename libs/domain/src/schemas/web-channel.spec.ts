@@ -27,6 +27,18 @@ describe('web channel rules shared by the form and the server', () => {
     expect(wallClock('America/New_York', at)).toBe('2027-01-01T18:30');
   });
 
+  it('reuses a minute’s wall-clock text only within that minute and zone', () => {
+    // Prague moves to summer time at 01:00 UTC on 28 March 2027
+    expect(wallClock('Europe/Prague', new Date('2027-03-28T00:59:59Z'))).toBe('2027-03-28T01:59');
+    expect(wallClock('Europe/Prague', new Date('2027-03-28T01:00:00Z'))).toBe('2027-03-28T03:00');
+    expect(wallClock('Europe/Prague', new Date('2027-03-28T01:00:59Z'))).toBe('2027-03-28T03:00');
+    expect(wallClock('America/New_York', new Date('2027-03-28T01:00:30Z'))).toBe('2027-03-27T21:00');
+    expect(wallClock('Europe/Prague', new Date('2027-03-28T00:59:01Z'))).toBe('2027-03-28T01:59');
+    // before 1980 offsets had seconds (Prague's local mean time: +0:57:44), so nothing is reused
+    expect(wallClock('Europe/Prague', new Date('1880-01-01T00:02:10Z'))).toBe('1880-01-01T00:59');
+    expect(wallClock('Europe/Prague', new Date('1880-01-01T00:02:20Z'))).toBe('1880-01-01T01:00');
+  });
+
   it('derives the authorization type from the two flags and saves it back (spec §4)', () => {
     expect(authorizationTypeOf({ byPassword: true, byCode: false })).toBe(1);
     expect(authorizationTypeOf({ byPassword: false, byCode: false })).toBe(2);

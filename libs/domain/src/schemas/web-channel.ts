@@ -326,10 +326,17 @@ export function webChannelState(
   return 'open';
 }
 
-const clocks = new Map<string, Intl.DateTimeFormat | null>();
+/** A time zone's formatter, and the last minute it answered with its text. */
+interface Clock {
+  format: Intl.DateTimeFormat | null;
+  minute: number;
+  text: string;
+}
+const clocks = new Map<string, Clock>();
 /** One formatter per time zone: building one costs far more than using it. */
-function clockOf(timeZone: string): Intl.DateTimeFormat | null {
-  if (!clocks.has(timeZone)) {
+function clockOf(timeZone: string): Clock {
+  let clock = clocks.get(timeZone);
+  if (!clock) {
     let format: Intl.DateTimeFormat | null = null;
     try {
       format = new Intl.DateTimeFormat('en-GB', {
@@ -344,18 +351,34 @@ function clockOf(timeZone: string): Intl.DateTimeFormat | null {
     } catch {
       format = null;
     }
-    clocks.set(timeZone, format);
+    clock = { format, minute: Number.NaN, text: '' };
+    clocks.set(timeZone, clock);
   }
-  return clocks.get(timeZone) ?? null;
+  return clock;
 }
 
-/** The wall clock of a time zone as YYYY-MM-DDTHH:mm (channel dates are the venue's wall clock). */
+/**
+ * Every zone's offset from UTC has been whole minutes since 1980 (some had seconds before 1972), so
+ * from then on a UTC minute is one wall-clock minute and its text can be reused within it.
+ */
+const WHOLE_MINUTES_SINCE = Date.UTC(1980, 0, 1);
+
+/** Now (or `at`) on the wall clock of `timeZone`, as `YYYY-MM-DDTHH:mm` (UTC for an unknown zone). */
 export function wallClock(timeZone: string, at: Date = new Date()): string {
-  const format = clockOf(timeZone);
-  if (!format) return at.toISOString().slice(0, 16);
-  const parts = format.formatToParts(at);
+  const clock = clockOf(timeZone);
+  if (!clock.format) return at.toISOString().slice(0, 16);
+  const ms = at.getTime();
+  const minute = Math.floor(ms / 60_000);
+  // formatToParts costs ~10-20 us; an online registration asks twice (issue 16)
+  if (minute === clock.minute) return clock.text;
+  const parts = clock.format.formatToParts(at);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
+  const text = `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
+  if (ms >= WHOLE_MINUTES_SINCE) {
+    clock.minute = minute;
+    clock.text = text;
+  }
+  return text;
 }
 
 /** The online error code of each closed state (spec §8 Online). */
