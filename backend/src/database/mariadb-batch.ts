@@ -132,8 +132,7 @@ export async function runMysqlBatched<T>(
   } catch {
     return uncommitted(fallback(conn, stepwise));
   }
-  const reads = dry.filter((s) => s.kind === 'all').length;
-  const counts = (piece.writes.length ? sets[reads][0] : {}) as Record<string, unknown>;
+  const counts = (piece.writes.length ? sets[piece.reads][0] : {}) as Record<string, unknown>;
   const results: unknown[] = [];
   let read = 0;
   dry.forEach((s, k) => {
@@ -187,8 +186,8 @@ interface Piece {
   prepare: boolean;
   /** the dry steps that are writes (their counts come back in one row) */
   writes: number[];
-  /** the result sets the piece answers: its reads', then the counts' row when it has writes */
-  sets: number;
+  /** the dry steps that are reads: their result sets come first, then the counts' row if any writes */
+  reads: number;
   /** whether the block may end with COMMIT (no read after the lock decides what follows) */
   commit: boolean;
 }
@@ -272,8 +271,8 @@ function blockPiece(
   // Committed in the block when no read after the lock can change what the core does (only reads
   // whose rows go into its value): then no lock is held across a round trip at all.
   const commit = dry.every((s, k) => s.kind === 'run' || k === 0 || resultReads.includes(s.sql));
-  const reads = dry.filter((s) => s.kind === 'all').length;
-  return { sql: parts.join(' '), params, prepare, writes, sets: reads + (writes.length ? 1 : 0), commit };
+  const reads = dry.length - writes.length;
+  return { sql: parts.join(' '), params, prepare, writes, reads, commit };
 }
 
 /**
@@ -313,11 +312,12 @@ async function sendBlock(conn: MysqlConnection, pieces: Piece[], begun: boolean)
       ? myText(conn, text, params)
       : myQuery(conn, text))) as unknown;
   const sets = (Array.isArray(answer) ? answer : [answer]).filter((r): r is unknown[] => Array.isArray(r));
-  if (sets.length !== pieces.reduce((n, p) => n + p.sets, 0)) throw new Error('MariaDB batch: unexpected answer');
+  const counts = pieces.map((p) => p.reads + (p.writes.length ? 1 : 0));
+  if (sets.length !== counts.reduce((a, b) => a + b, 0)) throw new Error('MariaDB batch: unexpected answer');
   let at = 0;
-  return pieces.map((p) => {
-    at += p.sets;
-    return sets.slice(at - p.sets, at);
+  return counts.map((n) => {
+    at += n;
+    return sets.slice(at - n, at);
   });
 }
 
