@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TEST_DB, type TestApp } from '../testing/test-app.js';
 import { type Core, type CoreEnv, coreRunner, readStep, type WriteResult, writeStep } from './core-runner.js';
+import { PREPARED_BLOCKS } from './mariadb-batch.js';
 import { myQuery, mysqlConnection, mysqlPool } from './mysql-driver.js';
 
 /**
@@ -173,25 +174,59 @@ describe.skipIf(TEST_DB !== 'mariadb')('MariaDB batch of a core after its lock (
   }
 
   /** Every compound statement the pool's connections are given while `fn` runs. */
-  async function blocksOf<T>(fn: () => Promise<T>): Promise<{ value: T; blocks: string[] }> {
+  async function blocksOf<T>(fn: () => Promise<T>): Promise<{ value: T; blocks: string[]; via: string[] }> {
     const blocks: string[] = [];
+    const via: string[] = [];
     const conn = await mysqlConnection(mysqlPool(t.ds, 'spec'));
     const proto = Object.getPrototypeOf(conn) as Record<string, (...args: unknown[]) => unknown>;
     conn.release();
     const originals = { query: proto.query, execute: proto.execute };
     for (const name of ['query', 'execute'] as const)
       proto[name] = function (this: unknown, ...args: unknown[]) {
-        if (typeof args[0] === 'string' && args[0].startsWith('BEGIN NOT ATOMIC')) blocks.push(args[0]);
+        if (typeof args[0] === 'string' && args[0].startsWith('BEGIN NOT ATOMIC')) {
+          blocks.push(args[0]);
+          via.push(name);
+        }
         return originals[name].apply(this, args);
       };
     try {
-      return { value: await fn(), blocks };
+      return { value: await fn(), blocks, via };
     } finally {
       Object.assign(proto, originals);
     }
   }
   // the lock's statement once per core (`?` in a prepared block)
   const coresIn = (block: string) => block.match(/FROM batch_lock WHERE id = (1|\?) FOR UPDATE/g)?.length ?? 0;
+
+  it('sends the block as a prepared statement with its values as parameters, by text when they vary', async () => {
+    const prepared = await blocksOf(() => run('by parameters'));
+    expect(prepared.via).toEqual(['execute']);
+    expect(prepared.blocks[0]).not.toContain('by parameters');
+    expect(prepared.blocks[0]).toContain('FROM batch_lock WHERE id = ? FOR UPDATE');
+    const text = await blocksOf(() =>
+      coreRunner(t.ds).run((env) => core(env, 'by text'), { batch: { resultReads: [READ_BACK] }, prepared: 'none' }),
+    );
+    expect(text.via).toEqual(['query']);
+    expect(text.blocks[0]).toContain("'by text'");
+    for (const m of [prepared.value, text.value]) expect(await links(m.id)).toBe(2);
+  });
+
+  it('prepares at most PREPARED_BLOCKS block texts; the others go by text, with the same outcome', async () => {
+    // a core of 2 … 31 links: thirty texts, one after another
+    const {
+      value: made,
+      blocks,
+      via,
+    } = await blocksOf(async () => {
+      const all = [];
+      for (let n = 2; n < 32; n++) all.push(await runLinked(`many${n}`, n));
+      return all;
+    });
+    expect(blocks).toHaveLength(30);
+    expect(new Set(blocks.filter((_, i) => via[i] === 'execute')).size).toBeLessThanOrEqual(PREPARED_BLOCKS);
+    expect(via).toContain('query');
+    for (const [i, m] of made.entries()) expect(await links(m.id)).toBe(i + 2);
+  });
 
   it('sends the cores that waited for the same lock as one block, one commit, numbered densely', async () => {
     const [{ n: before }] = await t.ds.query('SELECT MAX(n) AS n FROM batch_item');
