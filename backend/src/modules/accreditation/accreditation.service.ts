@@ -90,6 +90,8 @@ export interface CreateContext {
   fields: ActionField[];
   subject: Pick<SubjectEntity, 'id' | 'multiLanguage'>;
   linksChecked: true;
+  /** whether any of the groups assigns meal or parking defaults (NewPerson.groupDefaults) */
+  groupDefaults?: boolean;
 }
 
 /** The largest balance: what the int `credit` column holds on MariaDB (signed 32 bits). */
@@ -226,6 +228,7 @@ export class AccreditationService {
       groupIds: prepared.groupIds,
       zoneIds: prepared.zoneIds,
       texts: prepared.texts,
+      groupDefaults: options.context?.groupDefaults,
     };
     // One transaction of prepared statements on the driver (registration-write.ts): the row, its
     // links, the caller's steps (a code's use, the confirmation mail's row) and group defaults.

@@ -37,6 +37,12 @@ export interface NewPerson {
   groupIds: number[];
   zoneIds: number[];
   texts: { fieldId: number; value: string }[];
+  /**
+   * false when the caller knows from the group rows it read for this create that none of `groupIds`
+   * assigns meal or parking defaults (the online registration's set-up, kept per config version):
+   * the read below is then left out; otherwise it is asked.
+   */
+  groupDefaults?: boolean;
 }
 
 /** The caller's steps in the same transaction, after the person and their links (a code's use, the mail row). */
@@ -56,12 +62,13 @@ export function* createCore(env: CoreEnv, p: NewPerson, after?: AfterInsert): Co
   // Whether any of the groups gives defaults (a superset of groupDefaultsCore's own read): asked
   // before the lock below, so that the usual answer, none, costs the locked section no statement.
   const marks = p.groupIds.map(() => '?').join(', ');
-  const defaults = p.groupIds.length
-    ? ((yield all(
-        `SELECT ge.groupId FROM group_extension ge JOIN \`groups\` g ON g.id = ge.groupId WHERE ge.groupId IN (${marks}) AND ge.subjectId = ? AND ((ge.type = 1 AND g.assignDefaultMeal = 1) OR (ge.type = 2 AND g.assignDefaultParking = 1)) LIMIT 1`,
-        [...p.groupIds, p.subjectId],
-      )) as unknown[])
-    : [];
+  const defaults =
+    p.groupIds.length && p.groupDefaults !== false
+      ? ((yield all(
+          `SELECT ge.groupId FROM group_extension ge JOIN \`groups\` g ON g.id = ge.groupId WHERE ge.groupId IN (${marks}) AND ge.subjectId = ? AND ((ge.type = 1 AND g.assignDefaultMeal = 1) OR (ge.type = 2 AND g.assignDefaultParking = 1)) LIMIT 1`,
+          [...p.groupIds, p.subjectId],
+        )) as unknown[])
+      : [];
   // MariaDB: customId is the order in the action, numbered under the action's row lock (READ
   // COMMITTED: the MAX in the INSERT is the latest committed number) and read back after it: the
   // steps from the lock on then depend on no read, so the runner can send them in one round trip

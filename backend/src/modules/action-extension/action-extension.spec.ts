@@ -385,5 +385,46 @@ describe('action extensions (spec §7 Action extensions)', () => {
       });
       expect(bad.body.error.code).toBe('EXTENSION_ITEM_INVALID');
     });
+
+    it('are given to visitors who register online into the group as soon as the switch is on', async () => {
+      const world = await extensionWorld(t, false);
+      const items = (
+        await world.call('PUT', `action-extension/${world.action.id}/2`, {
+          items: [{ label: ml('Lot A'), date: DAYS[1], timeFrom: '08:00', timeTo: '20:00', capacity: 10 }],
+        })
+      ).body.data.items;
+      const crew = world.groups[1];
+      await world.call('PUT', `action-extension/2/${world.action.id}/groups/${crew.id}`, {
+        actionId: world.action.id,
+        items: [{ itemId: items[0].id }],
+      });
+      // the form puts everyone into Crew (the channel's automatic group)
+      const channelKey = (
+        await world.call('POST', 'web-channel', { name: 'Crew form', actionId: world.action.id, groupsId: [crew.id] })
+      ).body.data.channelKey;
+      const usersPath = `action-extension/2/${world.action.id}/users`;
+      const register = async (k: number) => {
+        const res = await t.api('POST', `/api/online/v1/accreditation/${channelKey}`, {
+          body: { firstname: 'Lot', lastname: `Visitor${k}`, email: `lot${k}@example.com` },
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        return (await world.call('GET', `${usersPath}/${res.body.data.id}`)).body.data.items as unknown[];
+      };
+      // switch off: the form's set-up (kept per config version) knows the group gives nothing
+      expect(await register(1)).toEqual([]);
+      await world.call('PUT', `groups/${crew.id}`, {
+        name: 'Crew',
+        actionId: world.action.id,
+        assignDefaultParking: true,
+      });
+      // switch on: the next visitor gets the lot, not the set-up read before the change
+      expect(await register(2)).toMatchObject([{ itemId: items[0].id }]);
+      await world.call('PUT', `groups/${crew.id}`, {
+        name: 'Crew',
+        actionId: world.action.id,
+        assignDefaultParking: false,
+      });
+      expect(await register(3)).toEqual([]);
+    });
   });
 });

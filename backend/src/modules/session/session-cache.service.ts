@@ -20,7 +20,13 @@ export const SESSION_CACHE_TTL_MS = 30_000;
 
 export type CachedSession =
   | { kind: 'admin'; token: SessionTokenEntity; principal: AdminUserEntity }
-  | { kind: 'manage'; token: SessionTokenEntity; principal: OperatorEntity };
+  | { kind: 'manage'; token: SessionTokenEntity; principal: OperatorEntity }
+  /** an online visitor's token: its principal (channel, channel user, code) is read by the caller */
+  | { kind: OnlineKind; token: SessionTokenEntity; principal: null };
+
+/** The token kinds of the online registration's visitors. */
+export type OnlineKind = Extract<TokenKind, `online-${string}`>;
+export const isOnlineKind = (kind: TokenKind): kind is OnlineKind => kind.startsWith('online-');
 
 type Entry = CachedSession & { until: number };
 
@@ -29,7 +35,8 @@ type Message = { o: string } & ({ t: number } | { k: TokenKind; p: number } | { 
 
 /**
  * The resolved sessions of signed-in calls (token hash → token row and principal), so a request does
- * not read its token and its user again. Bounded in size (LRU) and age (SESSION_CACHE_TTL_MS), and
+ * not read its token and its user again; and the tokens of online visitors (every registration with
+ * a password, a login or a code carries one). Bounded in size (LRU) and age (SESSION_CACHE_TTL_MS), and
  * invalidated at once by everything that ends a session or changes its principal: logout and revoke
  * (tokenChanged), a password change, deactivation, rights or any update of the admin user or operator,
  * the subject switcher (principalChanged). It also keeps the subject summaries those answers carry

@@ -9,7 +9,7 @@ import { preparedReader } from '../../database/prepared.js';
 import { readDate } from '../device/sql.js';
 import { AdminUserEntity } from '../admin-user/admin-user.entity.js';
 import { OperatorEntity } from '../manage/operator.entity.js';
-import { SessionCache } from './session-cache.service.js';
+import { isOnlineKind, SessionCache } from './session-cache.service.js';
 import { SessionTokenEntity, type TokenKind } from './session-token.entity.js';
 
 /** Refresh the sliding expiry at most this often, so reads do not all become writes. */
@@ -54,10 +54,23 @@ export class TokenService {
     return { raw, row };
   }
 
-  /** The token row, read from the database (online tokens, the preview's test check). */
+  /**
+   * The token row: an online visitor's from the cache when it holds it (revoke and revokeAll drop it
+   * there, on every instance), any other kind read from the database (the preview's test check).
+   */
   async resolve(kind: TokenKind, raw: string | undefined): Promise<SessionTokenEntity> {
     if (!raw) throw new AppError('UNAUTHORIZED');
-    return this.resolveHash(kind, sha256(raw));
+    const hash = sha256(raw);
+    if (!isOnlineKind(kind)) return this.resolveHash(kind, hash);
+    const hit = this.cache.get(hash);
+    if (hit?.kind === kind) {
+      await this.keepAlive(hit.token);
+      return hit.token;
+    }
+    const version = this.cache.version;
+    const token = await this.resolveHash(kind, hash);
+    this.cache.put(hash, { kind, token, principal: null }, version);
+    return token;
   }
 
   /** An admin session: its token and its active, verified user, from the cache when it holds them. */

@@ -485,7 +485,14 @@ export class OnlineService {
           webChannelId: channel.id,
           photoField: 'image',
           fixedFields,
-          context: { action, fields, subject, linksChecked: true },
+          context: {
+            action,
+            fields,
+            subject,
+            linksChecked: true,
+            // the chosen groups' rows are of the current config version: no defaults, no read
+            groupDefaults: chosenGroups.some((g) => g.assignDefaultMeal || g.assignDefaultParking),
+          },
           // in the create's transaction, after the person and their links (registration-write.ts)
           afterInsert: function* (env, person) {
             for (const [type, items] of [

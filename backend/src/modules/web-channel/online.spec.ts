@@ -9,6 +9,7 @@ import {
   TEST_DB,
   type TestApp,
 } from '../../testing/test-app.js';
+import { preparedReader } from '../../database/prepared.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { MailQueueEntity } from '../mail/mail-queue.entity.js';
 import { SessionTokenEntity } from '../session/session-token.entity.js';
@@ -409,6 +410,55 @@ describe('online registration (spec §7 Online, §4, §5 Online registration, §
       expect(codes.map((x: { code: string; used: number; log: unknown[] }) => [x.code, x.used, x.log.length])).toEqual([
         ['ONCE', 1, 1],
         ['FREE', 3, 3],
+      ]);
+    });
+
+    it('keeps a visitor token in the session cache: read once, refused at once when its code is removed or on logout', async () => {
+      const c = await newChannel({
+        withAuthorization: true,
+        authorizationType: 3,
+        numberUseExtCode: 0,
+        externalCode: [
+          { code: 'keep', numberOfUse: 0 },
+          { code: 'drop', numberOfUse: 0 },
+        ],
+      });
+      const login = async (code: string) =>
+        (await online('POST', 'web-channel/login', { channelKey: c.channelKey, code })).body.data.token as string;
+      const keep = await login('keep');
+      const drop = await login('drop');
+      expect((await online('POST', `accreditation/${c.channelKey}`, visitor(ticked), keep)).status).toBe(201);
+      // an unused code can be removed: its visitor has only asked whether the token holds (cached)
+      expect((await online('POST', `web-channel/authorize/${c.channelKey}`, undefined, drop)).status).toBe(200);
+      // warm: the token is not read again (the code's row is: its uses are counted)
+      const reader = preparedReader(t.ds);
+      const reads = vi.spyOn(reader, 'all');
+      expect((await online('POST', `accreditation/${c.channelKey}`, visitor(ticked), keep)).status).toBe(201);
+      const sql = reads.mock.calls.map(([text]) => text);
+      expect(sql.some((text) => text.includes('web_channel_code'))).toBe(true);
+      expect(sql.some((text) => text.includes('session_token'))).toBe(false);
+      reads.mockRestore();
+      // the admin removes one code: its visitor is refused on the next call, the other goes on
+      const codes = (await adminCall('GET', `web-channel/${c.id}`)).body.data.externalCode as { code: string }[];
+      const saved = await adminCall('PUT', `web-channel/${c.id}`, {
+        name: 'Form',
+        actionId: action.id,
+        withAuthorization: true,
+        authorizationType: 3,
+        numberUseExtCode: 0,
+        externalCode: codes.filter((x) => x.code === 'KEEP'),
+      });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      expect(error(await online('POST', `web-channel/authorize/${c.channelKey}`, undefined, drop))).toEqual([
+        401,
+        'TOKEN_INVALID',
+      ]);
+      expect((await online('POST', `accreditation/${c.channelKey}`, visitor(ticked), keep)).status).toBe(201);
+      // and a visitor who logs out is refused at once too
+      expect((await online('POST', `web-channel/logout/${c.channelKey}`, undefined, keep)).status).toBe(200);
+      expect(error(await online('POST', `accreditation/${c.channelKey}`, visitor(ticked), keep))).toEqual([
+        401,
+        'TOKEN_INVALID',
       ]);
     });
   });
