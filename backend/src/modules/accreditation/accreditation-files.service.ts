@@ -12,7 +12,7 @@ import {
   subjectLanguageError,
 } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
@@ -40,8 +40,10 @@ import {
   randomCodes,
   Spill,
   spillRow,
+  stopParser,
   TextSet,
   type WriteInput,
+  warmParser,
   writeCore,
 } from './accreditation-import.js';
 import { AccreditationImagesService } from './accreditation-images.service.js';
@@ -137,9 +139,13 @@ function checkHeader(cells: string[], fields: { name: string }[]): void {
  * Spreadsheet import and export of accreditations (spec §5 Import, §7, §8 Import codes). The import
  * streams the sheet, checks every row, and writes all rows in one transaction or none at all.
  */
+/** The first import's parser is started this long after the server's start (not during it). */
+const WARM_PARSER_AFTER_MS = 5_000;
+
 @Injectable()
-export class AccreditationFilesService {
+export class AccreditationFilesService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly actions: TenantRepository<ActionEntity>;
+  private warming?: NodeJS.Timeout;
   private readonly groups: TenantRepository<GroupEntity>;
   private readonly zones: TenantRepository<ZoneEntity>;
 
@@ -154,6 +160,16 @@ export class AccreditationFilesService {
     this.actions = new TenantRepository(actions);
     this.groups = new TenantRepository(groups);
     this.zones = new TenantRepository(zones);
+  }
+
+  onApplicationBootstrap(): void {
+    this.warming = setTimeout(warmParser, WARM_PARSER_AFTER_MS);
+    this.warming.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearTimeout(this.warming);
+    await stopParser();
   }
 
   private async action(id: number): Promise<ActionEntity> {

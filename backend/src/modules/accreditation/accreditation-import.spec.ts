@@ -1,7 +1,16 @@
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { type SheetRow, type SpillRow, sheetRows, Spill, TextSet } from './accreditation-import.js';
+import {
+  type SheetRow,
+  type SpillRow,
+  Spill,
+  sheetRows,
+  stopParser,
+  TextSet,
+  waitingParser,
+  warmParser,
+} from './accreditation-import.js';
 
 /** A sheet written by exceljs's streaming writer (shared strings, as Excel saves), as bytes. */
 async function xlsx(rows: unknown[][], useSharedStrings = true): Promise<Buffer> {
@@ -57,6 +66,34 @@ describe('the import parser worker (issue 16)', () => {
     expect(rows.length).toBe(2000);
     expect(rows[0]).toEqual([1, ['First0', 'Last0', 'p0@example.com', 'Co 0']]);
     expect(rows[1999]).toEqual([2000, ['First1999', 'Last1999', 'p1999@example.com', 'Co 4']]);
+  });
+
+  it('keeps the next file a parser ready: taken by the next parse, replaced when it dies, ended on stop', async () => {
+    const file = await xlsx([['firstname'], ['Jana'], ['Petr']]);
+    const expected = [
+      [1, ['firstname']],
+      [2, ['Jana']],
+      [3, ['Petr']],
+    ];
+    warmParser();
+    const first = waitingParser();
+    expect(first).not.toBeNull();
+    warmParser(); // one at most
+    expect(waitingParser()).toBe(first);
+    expect((await readAll(file)).rows).toEqual(expected);
+    // the waiting one parsed that file and ended with it; the next is waiting already
+    const second = waitingParser();
+    expect(second).not.toBeNull();
+    expect(second).not.toBe(first);
+    expect(first?.threadId).toBe(-1);
+    // one that dies while waiting is dropped, and the next parse starts its own
+    await second?.terminate();
+    await new Promise((r) => setImmediate(r));
+    expect(waitingParser()).toBeNull();
+    expect((await readAll(file)).rows).toEqual(expected);
+    expect(waitingParser()).not.toBeNull();
+    await stopParser();
+    expect(waitingParser()).toBeNull();
   });
 });
 
