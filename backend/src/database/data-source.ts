@@ -78,6 +78,7 @@ import { NotEntered1764200000001 } from './migrations/1764200000001-not-entered.
 import { TrigramPending1764300000001 } from './migrations/1764300000001-trigram-pending.js';
 import { ListBlocks1764400000001 } from './migrations/1764400000001-list-blocks.js';
 import { GroupCounts1764400000002 } from './migrations/1764400000002-group-counts.js';
+import { InsertTriggers1764500000001 } from './migrations/1764500000001-insert-triggers.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -159,6 +160,7 @@ export const MIGRATIONS = [
   TrigramPending1764300000001,
   ListBlocks1764400000001,
   GroupCounts1764400000002,
+  InsertTriggers1764500000001,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

@@ -41,24 +41,34 @@ describe(`database schema on ${TEST_DB}`, () => {
       TEST_DB === 'sqlite'
         ? [...kept('accreditation', 'fts'), ...kept('accreditation_value', 'fts')]
         : [...kept('accreditation', 'trigram'), ...kept('accreditation_value', 'trigram')];
+    // MariaDB: one insert trigger per table for a person and its links (migration 1764500000001)
+    const merged = TEST_DB === 'sqlite' ? [] : ['accreditation', 'accreditation_group', 'accreditation_zone'];
+    const separate = (names: string[]) =>
+      names.filter((n) => {
+        const [table, trigger] = n.split(':');
+        return !(merged.includes(table) && trigger.endsWith('_ins'));
+      });
     expect(rows.map((r) => `${r.t}:${r.name}`).sort()).toEqual(
       [
-        ...feed('accreditation'),
+        ...merged.map((table) => `${table}:TR_${table}_ins`),
+        ...separate([
+          ...feed('accreditation'),
+          ...feed('accreditation_group', ['del', 'ins']),
+          ...feed('accreditation_zone', ['del', 'ins']),
+          ...kept('accreditation', 'hourly'),
+          ...kept('accreditation', 'not_entered'),
+          ...kept('accreditation', 'block'),
+          ...kept('accreditation_group', 'count'),
+          ...search,
+        ]),
         ...feed('accreditation_extension'),
-        ...feed('accreditation_group', ['del', 'ins']),
-        ...feed('accreditation_zone', ['del', 'ins']),
         ...feed('entrance', ['del', 'ins']),
         'accreditation:TR_accreditation_extension_cleanup',
-        ...kept('accreditation', 'hourly'),
-        ...kept('accreditation', 'not_entered'),
-        ...kept('accreditation', 'block'),
-        ...kept('accreditation_group', 'count'),
         'accreditation:TR_accreditation_grouped_del',
         'accreditation:TR_accreditation_grouped_upd',
         'entrance:TR_entrance_not_entered_del',
         'entrance:TR_entrance_not_entered_ins',
         ...kept('mail_queue', 'total'),
-        ...search,
       ].sort(),
     );
   });
