@@ -78,15 +78,17 @@ export class AccreditationMailService {
    * The admin's set-up it needs (template and its translations, subject, action, user fields,
    * groups, zones) is kept per instance under the online registration's set-up version, which
    * every write of those entities bumps (web-channel/online-config.ts, issue 16): a mail reads the
-   * version, the person, their groups and zones, and their photo's key (when they have one), each
-   * by a prepared statement on the driver; the rest only after an admin changed something.
+   * version (one read shared by the mails written at the same moment), the person with their groups
+   * and zones in one statement, and their photo's key (when they have one), each by a prepared
+   * statement on the driver; the rest only after an admin changed something.
    */
   async renderDeferred(mail: MailQueueEntity): Promise<RenderedRow> {
     const subjectId = mail.subjectId ?? 0;
     const setup = await this.deferredSetup();
     const reader = preparedReader(this.ds);
+    // the person with their groups and zones (as comma-separated ids) in one round trip
     const [found] = await reader.all<Record<string, unknown>>(
-      'SELECT id, actionId, customId, firstname, lastname, email, bc, badgeVersion, days, fieldValues, imageId, language FROM accreditation WHERE id = ? AND subjectId = ?',
+      'SELECT a.id, a.actionId, a.customId, a.firstname, a.lastname, a.email, a.bc, a.badgeVersion, a.days, a.fieldValues, a.imageId, a.language, (SELECT GROUP_CONCAT(g.groupId) FROM accreditation_group g WHERE g.accreditationId = a.id) AS groupIds, (SELECT GROUP_CONCAT(z.zoneId) FROM accreditation_zone z WHERE z.accreditationId = a.id) AS zoneIds FROM accreditation a WHERE a.id = ? AND a.subjectId = ?',
       [mail.accreditationId ?? 0, subjectId],
     );
     const template = await setup.get(`template:${mail.mailTemplateId ?? 0}:${subjectId}`, async () => {
@@ -112,11 +114,7 @@ export class AccreditationMailService {
       language: String(found.language ?? 'cs'),
     };
     if (!row.email.trim()) throw new Error('The person has no e-mail address');
-    const [links, image, subject, action] = await Promise.all([
-      reader.all<{ kind: string; id: unknown }>(
-        "SELECT 'g' AS kind, groupId AS id FROM accreditation_group WHERE accreditationId = ? UNION ALL SELECT 'z' AS kind, zoneId AS id FROM accreditation_zone WHERE accreditationId = ?",
-        [row.id, row.id],
-      ),
+    const [image, subject, action] = await Promise.all([
       row.imageId
         ? reader.all<{ fileKey: string }>('SELECT fileKey FROM image WHERE id = ? AND subjectId = ?', [
             row.imageId,
@@ -137,12 +135,13 @@ export class AccreditationMailService {
         };
       }),
     ]);
-    const ids = (kind: string) => links.filter((l) => l.kind === kind).map((l) => Number(l.id));
+    const ids = (list: unknown) =>
+      list === null || list === undefined || list === '' ? [] : String(list).split(',').map(Number);
     const [groups, zones] = await Promise.all([
-      setup.rows(`group:${subjectId}`, ids('g'), (wanted) =>
+      setup.rows(`group:${subjectId}`, ids(found.groupIds), (wanted) =>
         this.ds.getRepository(GroupEntity).find({ where: { subjectId, id: In(wanted) } }),
       ),
-      setup.rows(`zone:${subjectId}`, ids('z'), (wanted) =>
+      setup.rows(`zone:${subjectId}`, ids(found.zoneIds), (wanted) =>
         this.ds.getRepository(ZoneEntity).find({ where: { subjectId, id: In(wanted) } }),
       ),
     ]);
@@ -178,8 +177,16 @@ export class AccreditationMailService {
   /** The set-up kept for deferred mails, dropped whenever the set-up version moved. */
   private kept: KeptSetup | null = null;
 
+  /** The set-up version being read: the mails the worker writes at once (its lanes) share one read. */
+  private versionRead: Promise<number> | null = null;
+
   private async deferredSetup(): Promise<KeptSetup> {
-    const version = await this.configVersion.current();
+    if (!this.versionRead) {
+      this.versionRead = this.configVersion.current().finally(() => {
+        this.versionRead = null;
+      });
+    }
+    const version = await this.versionRead;
     if (!this.kept || this.kept.version !== version) {
       // rows read under an older version than one seen meanwhile are used once, never kept
       if (this.kept && version < this.kept.version) return new KeptSetup(version);

@@ -31,7 +31,13 @@ async function seed(t: TestApp, count: number, prefix: string) {
       email: `${prefix}${i}@example.com`,
     })),
   );
-  return { subjectId: subject.id as number, actionId: action.id as number, templateId: template.id as number, ids };
+  return {
+    subjectId: subject.id as number,
+    actionId: action.id as number,
+    templateId: template.id as number,
+    ids,
+    post,
+  };
 }
 
 /** Queues deferred mails as a registration does: in a transaction, the workers told after the commit. */
@@ -88,6 +94,47 @@ describe('deferred template mails (written by the worker)', () => {
     });
     expect(row.bodyHtml).toContain('Hi Renamed');
     expect(smtp.mails.filter((m) => m.to.includes('later0@example.com'))).toHaveLength(1);
+  });
+
+  it('writes the person’s groups and zones as they are linked when it is sent', async () => {
+    const s = await seed(t, 2, 'linked');
+    const zone = async (name: string) => (await s.post('zone', { name, actionId: s.actionId })).body.data.id as number;
+    const [hall, stage] = [await zone('Hall'), await zone('Stage')];
+    const crew = (await s.post('groups', { name: 'Crew', actionId: s.actionId })).body.data.id as number;
+    const template = (
+      await s.post('mail-template', {
+        name: 'Links',
+        subjectFrom: 'Links {{firstname}}',
+        html: '<p>[{{group}}] [{{zones[0]}}] [{{zones[1]}}]</p>',
+      })
+    ).body.data.id as number;
+    await t.ds.query('INSERT INTO accreditation_group (accreditationId, groupId) VALUES (?, ?)', [s.ids[0], crew]);
+    await t.ds.query('INSERT INTO accreditation_zone (accreditationId, zoneId) VALUES (?, ?), (?, ?)', [
+      s.ids[0],
+      stage,
+      s.ids[0],
+      hall,
+    ]);
+    const ids = await queue(
+      t.app,
+      t,
+      s.ids.map((accreditationId, i) => ({
+        subjectId: s.subjectId,
+        accreditationId,
+        actionId: s.actionId,
+        mailTemplateId: template,
+        to: `linked${i}@example.com`,
+        language: 'cs' as const,
+      })),
+    );
+    await t.app.get(MailService).flush();
+    const repo = t.ds.getRepository(MailQueueEntity);
+    const [linked, alone] = await Promise.all(ids.map((id) => repo.findOneByOrFail({ id })));
+    expect(linked.status).toBe('sent');
+    expect(linked.bodyHtml).toContain('[Crew] [Hall] [Stage]');
+    // no links: empty, not another person's
+    expect(alone.status).toBe('sent');
+    expect(alone.bodyHtml).toContain('[] [] []');
   });
 
   it('keeps a mail that cannot be written on record: retried with back-off, then error with the reason', async () => {
