@@ -9,7 +9,7 @@ import { preparedReader } from '../../database/prepared.js';
 import { readDate } from '../device/sql.js';
 import { AdminUserEntity } from '../admin-user/admin-user.entity.js';
 import { OperatorEntity } from '../manage/operator.entity.js';
-import { isOnlineKind, SessionCache } from './session-cache.service.js';
+import { type CachedSession, isOnlineKind, SessionCache } from './session-cache.service.js';
 import { SessionTokenEntity, type TokenKind } from './session-token.entity.js';
 
 /** Refresh the sliding expiry at most this often, so reads do not all become writes. */
@@ -60,54 +60,55 @@ export class TokenService {
    */
   async resolve(kind: TokenKind, raw: string | undefined): Promise<SessionTokenEntity> {
     if (!raw) throw new AppError('UNAUTHORIZED');
-    const hash = sha256(raw);
-    if (!isOnlineKind(kind)) return this.resolveHash(kind, hash);
-    const hit = this.cache.get(hash);
-    if (hit?.kind === kind) {
-      await this.keepAlive(hit.token);
-      return hit.token;
-    }
-    const version = this.cache.version;
-    const token = await this.resolveHash(kind, hash);
-    this.cache.put(hash, { kind, token, principal: null }, version);
-    return token;
+    if (!isOnlineKind(kind)) return this.resolveHash(kind, sha256(raw));
+    return (await this.cached(kind, raw, async () => null)).token;
   }
 
   /** An admin session: its token and its active, verified user, from the cache when it holds them. */
   async resolveAdmin(raw: string | undefined): Promise<{ token: SessionTokenEntity; user: AdminUserEntity }> {
-    if (!raw) throw new AppError('UNAUTHORIZED');
-    const hash = sha256(raw);
-    const hit = this.cache.get(hash);
-    if (hit?.kind === 'admin') {
-      await this.keepAlive(hit.token);
-      return { token: hit.token, user: hit.principal };
-    }
-    const version = this.cache.version;
-    const token = await this.resolveHash('admin', hash);
-    const user = await this.users.findOneBy({ id: token.principalId });
-    if (!user?.active || !user.verified) {
-      await this.revoke(token.id);
-      throw new AppError('TOKEN_INVALID');
-    }
-    this.cache.put(hash, { kind: 'admin', token, principal: user }, version);
-    return { token, user };
+    const { token, principal } = await this.cached('admin', raw, async (token) => {
+      const user = await this.users.findOneBy({ id: token.principalId });
+      if (!user?.active || !user.verified) {
+        await this.revoke(token.id);
+        throw new AppError('TOKEN_INVALID');
+      }
+      return user;
+    });
+    return { token, user: principal };
   }
 
   /** A manage-module session: its token and its operator, from the cache when it holds them. */
   async resolveManage(raw: string | undefined): Promise<{ token: SessionTokenEntity; operator: OperatorEntity }> {
+    const { token, principal } = await this.cached('manage', raw, async (token) => {
+      const operator = await this.operators.findOneBy({ id: token.principalId });
+      if (!operator) throw new AppError('TOKEN_INVALID');
+      return operator;
+    });
+    return { token, operator: principal };
+  }
+
+  /**
+   * A session of `kind` from the SessionCache, or read (the token, then its principal by
+   * `principalOf`, which throws to refuse it) and kept unless something was invalidated meanwhile.
+   */
+  private async cached<P>(
+    kind: CachedSession['kind'],
+    raw: string | undefined,
+    principalOf: (token: SessionTokenEntity) => Promise<P>,
+  ): Promise<{ token: SessionTokenEntity; principal: P }> {
     if (!raw) throw new AppError('UNAUTHORIZED');
     const hash = sha256(raw);
     const hit = this.cache.get(hash);
-    if (hit?.kind === 'manage') {
+    // an entry of this kind holds this kind's principal (CachedSession)
+    if (hit?.kind === kind) {
       await this.keepAlive(hit.token);
-      return { token: hit.token, operator: hit.principal };
+      return { token: hit.token, principal: hit.principal as P };
     }
     const version = this.cache.version;
-    const token = await this.resolveHash('manage', hash);
-    const operator = await this.operators.findOneBy({ id: token.principalId });
-    if (!operator) throw new AppError('TOKEN_INVALID');
-    this.cache.put(hash, { kind: 'manage', token, principal: operator }, version);
-    return { token, operator };
+    const token = await this.resolveHash(kind, hash);
+    const principal = await principalOf(token);
+    this.cache.put(hash, { kind, token, principal } as CachedSession, version);
+    return { token, principal };
   }
 
   async revoke(id: number): Promise<void> {
