@@ -135,19 +135,20 @@ function checkHeader(cells: string[], fields: { name: string }[]): void {
   });
 }
 
+/** The first import's parser is started this long after the server's start (not during it). */
+const WARM_PARSER_AFTER_MS = 5_000;
+
 /**
  * Spreadsheet import and export of accreditations (spec §5 Import, §7, §8 Import codes). The import
  * streams the sheet, checks every row, and writes all rows in one transaction or none at all.
  */
-/** The first import's parser is started this long after the server's start (not during it). */
-const WARM_PARSER_AFTER_MS = 5_000;
-
 @Injectable()
 export class AccreditationFilesService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly actions: TenantRepository<ActionEntity>;
-  private warming?: NodeJS.Timeout;
   private readonly groups: TenantRepository<GroupEntity>;
   private readonly zones: TenantRepository<ZoneEntity>;
+  /** the timer that starts the first import's parser */
+  private warming?: NodeJS.Timeout;
 
   constructor(
     @InjectRepository(ActionEntity) actions: Repository<ActionEntity>,

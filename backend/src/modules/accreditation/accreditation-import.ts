@@ -455,10 +455,10 @@ export async function stopParser(): Promise<void> {
  * for this thread. A file that is no readable .xlsx ends the iteration with an Error.
  */
 export async function* sheetRows(source: Readable, batch = IMPORT_BATCH, ahead = 4): AsyncGenerator<SheetRow[]> {
+  // a waiting parser's own listeners only drop it from `spare`, which it no longer is
   const worker = spare ?? newParser();
   spare = null;
   worker.ref();
-  worker.removeAllListeners();
   worker.postMessage({ start: { batch, ahead } });
   const waiting: (Uint8Array | Error | null)[] = [];
   let wake: (() => void) | null = null;
