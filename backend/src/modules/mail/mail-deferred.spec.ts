@@ -6,6 +6,7 @@ import { randomCode } from '../../common/crypto.js';
 import { ml, seedPeople, waitForQueue } from '../../testing/mail.js';
 import { startSmtp } from '../../testing/smtp.js';
 import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } from '../../testing/test-app.js';
+import { preparedReader } from '../../database/prepared.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { MailQueueEntity } from './mail-queue.entity.js';
 import { type DeferredMailRequest, MAX_ATTEMPTS, MailService } from './mail.service.js';
@@ -127,7 +128,15 @@ describe('deferred template mails (written by the worker)', () => {
         language: 'cs' as const,
       })),
     );
+    const reads = vi.spyOn(preparedReader(t.ds), 'all');
     await t.app.get(MailService).flush();
+    // the links come with the person: no read of them alone
+    const sql = reads.mock.calls.map(([text]) => text);
+    reads.mockRestore();
+    expect(sql.filter((text) => text.includes('FROM accreditation a '))).toHaveLength(2);
+    expect(
+      sql.filter((text) => /FROM accreditation_(group|zone)/.test(text) && !text.includes('FROM accreditation a ')),
+    ).toEqual([]);
     const repo = t.ds.getRepository(MailQueueEntity);
     const [linked, alone] = await Promise.all(ids.map((id) => repo.findOneByOrFail({ id })));
     expect(linked.status).toBe('sent');
