@@ -436,6 +436,8 @@ export class AccreditationFilesService implements OnApplicationBootstrap, OnAppl
       spill.close();
       // a big sheet's garbage is collected once it is answered, not left for the next import
       collectAfter(rowsRead);
+      // the next import's parser, started now that this one's write is done
+      warmParser();
     }
   }
 

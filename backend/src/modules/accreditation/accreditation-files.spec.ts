@@ -9,7 +9,7 @@ import {
   TEST_DB,
   type TestApp,
 } from '../../testing/test-app.js';
-import { IMPORT_MAX_BYTES, IMPORT_SLOTS, importSlots } from './accreditation-import.js';
+import { IMPORT_MAX_BYTES, IMPORT_SLOTS, importSlots, stopParser, waitingParser } from './accreditation-import.js';
 
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
@@ -261,9 +261,12 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
     it('imports a file streamed as multipart, checked as the JSON route checks it', async () => {
       const before = await count();
       const file = await sheetFile(Array.from({ length: 1200 }, (_, i) => person(i)));
+      await stopParser();
       const res = await upload(file, { actionId: action.id, zonesImportType: 2 });
       expect(res.body).toEqual({ data: { imported: 1200 } });
       expect(await count()).toBe(before + 1200);
+      // the next import's parser was started once this one was written (not while it wrote)
+      expect(waitingParser()).not.toBeNull();
       // the sheet's order is the action's order; groups and the group's zones came along
       const [{ id: lastId }] = await t.ds.query('SELECT id FROM accreditation WHERE email = ?', ['u1199@example.com']);
       const last = (await t.api('GET', `/api/admin/v1/user/${action.id}/${lastId}`, { token: admin })).body.data;

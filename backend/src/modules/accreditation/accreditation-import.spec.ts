@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type SheetRow,
   type SpillRow,
@@ -8,6 +11,7 @@ import {
   sheetRows,
   stopParser,
   TextSet,
+  WARM_ROWS,
   waitingParser,
   warmParser,
 } from './accreditation-import.js';
@@ -80,20 +84,87 @@ describe('the import parser worker (issue 16)', () => {
     expect(first).not.toBeNull();
     warmParser(); // one at most
     expect(waitingParser()).toBe(first);
+    // it reads a sheet of its own first (made in the worker, as Excel orders its parts), every row
+    const warmed = await new Promise((resolve) =>
+      first?.on('message', (m: { warmed?: number }) => m.warmed !== undefined && resolve(m.warmed)),
+    );
+    expect(warmed).toBe(WARM_ROWS);
     expect((await readAll(file)).rows).toEqual(expected);
-    // the waiting one parsed that file and ended with it; the next is waiting already
-    const second = waitingParser();
-    expect(second).not.toBeNull();
-    expect(second).not.toBe(first);
+    // the waiting one parsed that file and ended with it; the import starts the next (see the service)
     expect(first?.threadId).toBe(-1);
+    expect(waitingParser()).toBeNull();
+    warmParser();
+    const second = waitingParser();
+    // taken at once, while it still parses its own warm-up sheet: the file's rows only
+    expect((await readAll(file)).rows).toEqual(expected);
+    expect(second?.threadId).toBe(-1);
+    warmParser();
+    const third = waitingParser();
+    expect(third).not.toBeNull();
+    expect(third).not.toBe(second);
     // one that dies while waiting is dropped, and the next parse starts its own
-    await second?.terminate();
+    await third?.terminate();
     await new Promise((r) => setImmediate(r));
     expect(waitingParser()).toBeNull();
     expect((await readAll(file)).rows).toEqual(expected);
+    warmParser();
     expect(waitingParser()).not.toBeNull();
     await stopParser();
     expect(waitingParser()).toBeNull();
+  });
+
+  describe('leaves no temporary file behind', () => {
+    // exceljs keeps the sheet in a temporary file until the shared strings are read; the landed
+    // parser left every import's sheet there. The parsers' files go to the temporary folder of the
+    // moment they are started, so each case has a folder of its own.
+    let dir = '';
+    const saved = process.env.TMPDIR;
+    beforeEach(async () => {
+      await stopParser();
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accredo-parse-'));
+      process.env.TMPDIR = dir;
+    });
+    afterEach(async () => {
+      await stopParser();
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+    const sheet = Array.from({ length: 2000 }, (_, i) => [`First${i}`, `Last${i}`, `p${i}@example.com`]);
+    const source = (file: Buffer) => Readable.from([file.subarray(0, 1000), file.subarray(1000)]);
+
+    it('after a sheet read whole, from a warmed parser: the sheet waited in a file of ours, gone after', async () => {
+      warmParser();
+      const seen: string[][] = [];
+      let rows = 0;
+      for await (const b of sheetRows(source(await xlsx(sheet)), 250)) {
+        seen.push(fs.readdirSync(dir));
+        rows += b.length;
+      }
+      expect(rows).toBe(2000);
+      // named as the application's temporary files (the hourly sweep's pattern, common/scratch.ts)
+      expect(seen[0].length).toBeGreaterThan(0);
+      for (const name of seen[0]) expect(name).toMatch(/^accredo-[0-9a-f-]{36}-sheet-\d+\.xml$/);
+      expect(fs.readdirSync(dir)).toEqual([]);
+    });
+
+    it('after a read stopped at its first batch (an import with too many row errors)', async () => {
+      for await (const b of sheetRows(source(await xlsx(sheet)), 250)) {
+        expect(b.length).toBe(250);
+        expect(fs.readdirSync(dir).length).toBeGreaterThan(0);
+        break;
+      }
+      expect(fs.readdirSync(dir)).toEqual([]);
+    });
+
+    it('after a file that is no readable sheet, and after a parser stopped while it warms up', async () => {
+      const file = await xlsx(sheet);
+      await expect(readAll(file.subarray(0, Math.floor(file.length * 0.6)))).rejects.toThrow();
+      expect(fs.readdirSync(dir)).toEqual([]);
+      warmParser();
+      await stopParser();
+      expect(fs.readdirSync(dir)).toEqual([]);
+    });
   });
 });
 

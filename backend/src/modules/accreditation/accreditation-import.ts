@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
@@ -291,12 +292,35 @@ export type SheetRow = [number, string[]];
  * exceljs's WorkbookReader alone (not the writer and the rest of exceljs) and sends each batch as
  * one transferred buffer of JSON, read by this thread only when it checks that batch. Plain
  * JavaScript evaluated in the worker, so the same code runs from the build and from the sources.
- * It loads the reader first and starts parsing at the `start` message (see warmParser).
+ * It loads the reader, parses a small sheet of its own (WARM_ROWS, so that V8 has compiled the
+ * parser's hot paths) and then waits for its file's `start` message (see warmParser).
  */
 const PARSER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { Readable } = require('node:stream');
+const fs = require('node:fs');
+const path = require('node:path');
+const zlib = require('node:zlib');
 const WorkbookReader = require(workerData.reader);
+// exceljs keeps a sheet in a temporary file until the shared strings are read (with shared strings
+// emitted, always). Its own names them tmp-<pid>-<random> and removes them only when the process
+// exits, and not at all when it stops reading after the first sheet, as this parser does: every
+// import left its sheet's whole text in the temporary folder. Here they are named from
+// workerData.temp, a name of the application's temporary files (common/scratch.ts, so the hourly
+// sweep finds one a killed process left), and removed after each sheet, here and by the main thread
+// (which removes every file of that name once it has stopped the worker).
+const tmp = require(workerData.tmp);
+const tmpFile = tmp.file;
+let temps = [];
+tmp.file = (options, callback) => {
+  const file = workerData.temp + '-' + (temps.length + 1) + '.xml';
+  temps.push(file);
+  const opts = { tmpdir: path.dirname(file), name: path.basename(file), discardDescriptor: true, keep: true };
+  return tmpFile.call(tmp, opts, typeof options === 'function' ? options : callback);
+};
+const removeTemps = () => {
+  for (const file of temps) fs.rmSync(file, { force: true });
+};
 // The shared strings (most of a sheet's texts) kept as UTF-8 in one growing buffer with their
 // offsets, not as one string object each: exceljs's cache holds them as strings sliced from the
 // parser's chunks, which keep those chunks alive too (about 32 MiB of live heap at 100,000 rows).
@@ -340,64 +364,168 @@ function cellText(value) {
   return String(value).trim();
 }
 const encoder = new TextEncoder();
-const chunks = [];
-let ended = false;
-let options = null;
-let credit = 0;
-let wake = null;
-const poke = () => { const w = wake; wake = null; if (w) w(); };
+// One full collection after the warm-up, so that a waiting parser holds its code and not the sample's
+// garbage: gc taken from a context made while --expose-gc is set for a moment (as common/memory.ts).
+let collect = null;
+if (workerData.warmRows > 0) try {
+  const v8 = require('node:v8');
+  v8.setFlagsFromString('--expose-gc');
+  try { collect = require('node:vm').runInNewContext('gc'); } finally { v8.setFlagsFromString('--no-expose-gc'); }
+} catch {}
+// The file to parse: its chunks as they arrive, whether its upload ended, how many batches it may
+// send ahead (the main thread acknowledges each batch it has read).
+let job = null;
+let jobArrived = null;
+const poke = (j) => { const w = j.wake; j.wake = null; if (w) w(); };
 parentPort.on('message', (m) => {
   if (m.start) {
-    options = m.start;
-    credit = options.ahead;
+    job = { batch: m.start.batch, credit: m.start.ahead, chunks: [], ended: false, wake: null, post: true, rows: 0 };
+    if (jobArrived) jobArrived(job);
+    return;
   }
-  if (m.chunk) chunks.push(Buffer.from(m.chunk));
-  if (m.end) ended = true;
-  if (m.ack) credit++;
-  poke();
+  if (!job) return;
+  if (m.chunk) job.chunks.push(Buffer.from(m.chunk));
+  if (m.end) job.ended = true;
+  if (m.ack) job.credit++;
+  poke(job);
 });
-async function* source() {
+async function* source(j) {
   for (;;) {
-    if (chunks.length) { yield chunks.shift(); continue; }
-    if (ended) return;
-    await new Promise((r) => (wake = r));
+    if (j.chunks.length) { yield j.chunks.shift(); continue; }
+    if (j.ended) return;
+    await new Promise((r) => (j.wake = r));
   }
 }
-(async () => {
-  try {
-    while (!options) await new Promise((r) => (wake = r));
-    const reader = new WorkbookReader(Readable.from(source(), { objectMode: false }), {
-      entries: 'emit', sharedStrings: 'emit', worksheets: 'emit',
-    });
-    let batch = [];
-    const send = async () => {
-      while (credit <= 0) await new Promise((r) => (wake = r));
-      credit--;
-      // one transferred buffer per batch: no rows in the main thread's heap until it reads them
-      const bytes = encoder.encode(JSON.stringify(batch));
-      parentPort.postMessage({ rows: bytes }, [bytes.buffer]);
-      batch = [];
-    };
-    // parse(), not the reader's iterator (which yields only the sheets): it also yields each shared
-    // string as { index, text }, all before the sheet's rows (exceljs keeps a sheet in a temporary
-    // file until the shared strings are read)
-    for await (const item of reader.parse()) {
-      if (item && typeof item.index === 'number' && 'text' in item) {
-        keepString(item.text);
-        continue;
-      }
-      if (!item || item.eventType !== 'worksheet') continue;
-      const sheet = item.value;
-      for await (const row of sheet) {
-        // Array.from, not map: an empty cell (a hole) becomes '', where JSON would make it null
-        batch.push([row.number, Array.from(row.values.slice(1), cellText)]);
-        if (batch.length === options.batch) await send();
-      }
-      break;
+async function parse(j) {
+  const reader = new WorkbookReader(Readable.from(source(j), { objectMode: false }), {
+    entries: 'emit', sharedStrings: 'emit', worksheets: 'emit',
+  });
+  let batch = [];
+  const send = async () => {
+    while (j.credit <= 0) await new Promise((r) => (j.wake = r));
+    j.credit--;
+    // one transferred buffer per batch: no rows in the main thread's heap until it reads them
+    const bytes = encoder.encode(JSON.stringify(batch));
+    if (j.post) parentPort.postMessage({ rows: bytes }, [bytes.buffer]);
+    batch = [];
+  };
+  // parse(), not the reader's iterator (which yields only the sheets): it also yields each shared
+  // string as { index, text }, all before the sheet's rows
+  for await (const item of reader.parse()) {
+    if (item && typeof item.index === 'number' && 'text' in item) {
+      keepString(item.text);
+      continue;
     }
-    if (batch.length) await send();
+    if (!item || item.eventType !== 'worksheet') continue;
+    const sheet = item.value;
+    for await (const row of sheet) {
+      // Array.from, not map: an empty cell (a hole) becomes '', where JSON would make it null
+      batch.push([row.number, Array.from(row.values.slice(1), cellText)]);
+      j.rows++;
+      if (batch.length === j.batch) await send();
+    }
+    break;
+  }
+  if (batch.length) await send();
+}
+// A sheet of its own, made here (WARM_ROWS rows as Excel writes them: the sheet before its shared
+// strings), parsed once before the real file so that the file meets compiled code: a new worker
+// runs exceljs's parser in V8's interpreter for its first few thousand rows.
+function sample(rows) {
+  const xml = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
+  const ns = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+  const rel = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const texts = [];
+  let sheet = xml + '<worksheet xmlns="' + ns + '"><sheetData>';
+  for (let r = 1; r <= rows; r++) {
+    const cells = ['Name' + r, 'Surname' + (r % 97), 'p' + r + '@example.com', r % 3 ? 'Crew' : '', '', '', 'Company ' + (r % 50)];
+    sheet += '<row r="' + r + '">';
+    cells.forEach((text, c) => {
+      const ref = String.fromCharCode(65 + c) + r;
+      if (text) {
+        sheet += '<c r="' + ref + '" t="s"><v>' + texts.length + '</v></c>';
+        texts.push(text);
+      }
+    });
+    sheet += '<c r="H' + r + '"><v>' + r + '</v></c></row>';
+  }
+  sheet += '</sheetData></worksheet>';
+  const shared = xml + '<sst xmlns="' + ns + '" count="' + texts.length + '" uniqueCount="' + texts.length + '">' +
+    texts.map((t) => '<si><t>' + t + '</t></si>').join('') + '</sst>';
+  return zip([
+    ['[Content_Types].xml', xml + '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'],
+    ['xl/workbook.xml', xml + '<workbook xmlns="' + ns + '" xmlns:r="' + rel + '"><sheets><sheet name="import" sheetId="1" r:id="rId1"/></sheets></workbook>'],
+    ['xl/_rels/workbook.xml.rels', xml + '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="' + rel + '/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'],
+    ['xl/worksheets/sheet1.xml', sheet],
+    ['xl/sharedStrings.xml', shared],
+  ]);
+}
+// a zip of deflated entries (local headers, central directory, end record)
+function zip(entries) {
+  const parts = [];
+  const central = [];
+  let offset = 0;
+  for (const [name, text] of entries) {
+    const data = Buffer.from(text);
+    const packed = zlib.deflateRawSync(data);
+    const crc = zlib.crc32(data);
+    const n = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(n.length, 26);
+    const dir = Buffer.alloc(46);
+    dir.writeUInt32LE(0x02014b50, 0);
+    dir.writeUInt16LE(20, 4);
+    dir.writeUInt16LE(20, 6);
+    dir.writeUInt16LE(8, 10);
+    dir.writeUInt32LE(crc, 16);
+    dir.writeUInt32LE(packed.length, 20);
+    dir.writeUInt32LE(data.length, 24);
+    dir.writeUInt16LE(n.length, 28);
+    dir.writeUInt32LE(offset, 42);
+    parts.push(local, n, packed);
+    central.push(dir, n);
+    offset += 30 + n.length + packed.length;
+  }
+  const cd = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, cd, end]);
+}
+function reset() {
+  removeTemps();
+  strings = Buffer.alloc(1 << 16);
+  ends = new Uint32Array(1 << 12);
+  stringCount = 0;
+}
+(async () => {
+  if (workerData.warmRows > 0) {
+    const warm = { batch: 250, credit: Infinity, chunks: [sample(workerData.warmRows)], ended: true, wake: null, post: false, rows: 0 };
+    try {
+      await parse(warm);
+    } catch {}
+    reset();
+    if (typeof collect === 'function') collect();
+    // how many rows of its own sheet it read (the spec checks the warm-up works)
+    parentPort.postMessage({ warmed: warm.rows });
+  }
+  // then the one file this worker reads
+  const j = job ?? (await new Promise((r) => (jobArrived = r)));
+  try {
+    await parse(j);
+    removeTemps();
     parentPort.postMessage({ done: true });
   } catch (err) {
+    removeTemps();
     parentPort.postMessage({ error: String((err && err.message) || err) });
   }
 })();
@@ -408,33 +536,64 @@ const requireHere = createRequire(import.meta.url);
 /** A parser that has loaded exceljs's reader and waits for a file (one per process, see warmParser). */
 let spare: Worker | null = null;
 
-function newParser(): Worker {
-  return new Worker(PARSER, {
+/**
+ * The rows of the sheet a new parser reads before it waits for its file (see PARSER's `sample`):
+ * enough for V8 to compile exceljs's hot paths, so that the file is parsed by optimised code
+ * (measured 2026-11-29, 10,000 rows: 384 ms cold, 325 after 500 rows, no better after 3,000, which
+ * left the waiting parser 9 MiB bigger).
+ */
+export const WARM_ROWS = 500;
+
+const readerPath = requireHere.resolve('exceljs/lib/stream/xlsx/workbook-reader.js');
+
+/** The name each parser's temporary files start with (PARSER's tmp.file). */
+const tempOf = new WeakMap<Worker, string>();
+
+function newParser(warmRows = WARM_ROWS): Worker {
+  const temp = scratchPath('sheet');
+  const parser = new Worker(PARSER, {
     eval: true,
-    workerData: { reader: requireHere.resolve('exceljs/lib/stream/xlsx/workbook-reader.js') },
+    workerData: { reader: readerPath, tmp: createRequire(readerPath).resolve('tmp'), temp, warmRows },
     // a young generation of 16 MB: at 8 the parse spent about a third of its time collecting
     resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
   });
-}
-
-/**
- * Starts the next import's parser now, so that the import does not wait for it: loading exceljs's
- * reader takes a new worker ~110-170 ms on our machine (measured 2026-11-29), a ninth of a 10,000-row
- * import. A waiting parser holds ~8 MiB and no CPU; it does not keep the process alive. Each parser
- * still parses one file and ends with it (its heap given back whole); the next one is started when
- * an import's parse ends, and at the server's start.
- */
-export function warmParser(): void {
-  if (spare) return;
-  const parser = newParser();
-  parser.unref();
   // a parser that fails while waiting is simply replaced by the next import's own
   const drop = () => {
     if (spare === parser) spare = null;
   };
   parser.on('error', drop);
   parser.on('exit', drop);
-  spare = parser;
+  tempOf.set(parser, temp);
+  return parser;
+}
+
+/** Removes a stopped parser's temporary files (those it had not removed itself). */
+async function removeTemps(parser: Worker): Promise<void> {
+  const temp = tempOf.get(parser);
+  if (!temp) return;
+  const dir = path.dirname(temp);
+  const prefix = `${path.basename(temp)}-`;
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(prefix))
+      .map((name) => fs.promises.rm(path.join(dir, name), { force: true })),
+  );
+}
+
+/**
+ * Starts the next import's parser now, so that the import does not wait for it: loading exceljs's
+ * reader takes a new worker ~110-170 ms on our machine (measured 2026-11-29), a ninth of a 10,000-row
+ * import, and its first thousands of rows run in V8's interpreter, so it also parses a small sheet
+ * of its own first (WARM_ROWS). A waiting parser holds ~10 MiB and no CPU; it does not keep the
+ * process alive. Each parser parses one file and ends with it (its heap given back whole); the next
+ * one is started at the server's start and when an import has been written (not while it writes:
+ * the warm-up's allocations slowed SQLite's write by a third through the one malloc arena).
+ */
+export function warmParser(): void {
+  if (spare) return;
+  spare = newParser();
+  spare.unref();
 }
 
 /** The parser waiting for the next file, if any. */
@@ -446,7 +605,9 @@ export function waitingParser(): Worker | null {
 export async function stopParser(): Promise<void> {
   const parser = spare;
   spare = null;
-  await parser?.terminate();
+  if (!parser) return;
+  await parser.terminate();
+  await removeTemps(parser);
 }
 
 /**
@@ -456,7 +617,7 @@ export async function stopParser(): Promise<void> {
  */
 export async function* sheetRows(source: Readable, batch = IMPORT_BATCH, ahead = 4): AsyncGenerator<SheetRow[]> {
   // a waiting parser's own listeners only drop it from `spare`, which it no longer is
-  const worker = spare ?? newParser();
+  const worker = spare ?? newParser(0);
   spare = null;
   worker.ref();
   worker.postMessage({ start: { batch, ahead } });
@@ -468,10 +629,10 @@ export async function* sheetRows(source: Readable, batch = IMPORT_BATCH, ahead =
     wake = null;
     w?.();
   };
-  worker.on('message', (m: { rows?: Uint8Array; done?: boolean; error?: string }) => {
+  worker.on('message', (m: { rows?: Uint8Array; done?: boolean; error?: string; warmed?: number }) => {
     if (m.rows) push(m.rows);
     else if (m.done) push(null);
-    else push(new Error(m.error ?? 'parse failed'));
+    else if (m.error !== undefined) push(new Error(m.error || 'parse failed'));
   });
   worker.on('error', (err) => push(err));
   worker.on('exit', () => push(new Error('the parser stopped')));
@@ -501,8 +662,8 @@ export async function* sheetRows(source: Readable, batch = IMPORT_BATCH, ahead =
     }
   } finally {
     await worker.terminate();
+    await removeTemps(worker);
     await feed.catch(() => {});
-    warmParser();
   }
 }
 
