@@ -15,12 +15,15 @@ const TOUCH_MS = 30_000;
  * Device tokens (api/device/v1): 256-bit random, only the SHA-256 stored on the device row. The
  * scan path must not read a session per request, so a resolved token is kept in process; revoking
  * (delete, unpair, re-pair, key rotation) clears it here at once, and other instances within
- * CACHE_MS.
+ * CACHE_MS. A read that was under way when tokens were cleared is answered but not kept: it may
+ * have found the token before its revocation, and would have kept it working for CACHE_MS.
  */
 @Injectable()
 export class DeviceSessions {
   private readonly cache = new Map<string, { auth: DeviceAuth; until: number }>();
   private readonly touched = new Map<number, number>();
+  /** counts the clears (see above) */
+  private generation = 0;
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
@@ -32,6 +35,7 @@ export class DeviceSessions {
     const hit = this.cache.get(hash);
     let auth = hit && hit.until > now ? hit.auth : null;
     if (!auth) {
+      const generation = this.generation;
       const rows: { id: number; subjectId: number }[] = await this.ds.query(
         'SELECT id, subjectId FROM device WHERE tokenHash = ?',
         [hash],
@@ -42,7 +46,7 @@ export class DeviceSessions {
       }
       auth = { kind: 'device', deviceId: Number(rows[0].id), subjectId: Number(rows[0].subjectId), tokenHash: hash };
       if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(hash, { auth, until: now + CACHE_MS });
+      if (generation === this.generation) this.cache.set(hash, { auth, until: now + CACHE_MS });
     }
     if (now - (this.touched.get(auth.deviceId) ?? 0) > TOUCH_MS) {
       this.touched.set(auth.deviceId, now);
@@ -56,11 +60,13 @@ export class DeviceSessions {
 
   /** Forgets every cached token of these devices (after their token changed or was cleared). */
   forgetDevices(deviceIds: number[]): void {
+    this.generation++;
     const ids = new Set(deviceIds);
     for (const [hash, entry] of this.cache) if (ids.has(entry.auth.deviceId)) this.cache.delete(hash);
   }
 
   forgetSubject(subjectId: number): void {
+    this.generation++;
     for (const [hash, entry] of this.cache) if (entry.auth.subjectId === subjectId) this.cache.delete(hash);
   }
 }

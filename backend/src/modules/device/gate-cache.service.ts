@@ -48,19 +48,24 @@ export function gateTemplate(t: DeviceTemplateEntity): GateTemplate {
 
 /**
  * Per device: its template as a GateTemplate, the action as a GateAction, the subject's time zone.
- * Template and device edits on this instance clear their entries at once.
+ * Template and device edits on this instance clear their entries at once, and a read that was
+ * under way when one was cleared is not kept: it may have read the rows before the edit (a device
+ * given its template while the station's pairing read its config was denied for the next 5 s).
  */
 @Injectable()
 export class GateCache {
   private readonly cache = new Map<number, { value: GateDevice; until: number }>();
+  /** counts the clears: a read started before the last one is answered but not kept */
+  private generation = 0;
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async get(deviceId: number): Promise<GateDevice> {
     const hit = this.cache.get(deviceId);
     if (hit && hit.until > Date.now()) return hit.value;
+    const generation = this.generation;
     const value = await this.load(deviceId);
-    this.cache.set(deviceId, { value, until: Date.now() + CACHE_MS });
+    if (generation === this.generation) this.cache.set(deviceId, { value, until: Date.now() + CACHE_MS });
     return value;
   }
 
@@ -92,10 +97,12 @@ export class GateCache {
   }
 
   forgetDevice(deviceId: number): void {
+    this.generation++;
     this.cache.delete(deviceId);
   }
 
   forgetTemplate(templateId: number): void {
+    this.generation++;
     for (const [id, entry] of this.cache) if (entry.value.template?.id === templateId) this.cache.delete(id);
   }
 }
