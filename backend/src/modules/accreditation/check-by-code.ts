@@ -33,12 +33,12 @@ const PERSON = `SELECT a.id, a.customId, a.actionId, a.firstname, a.lastname, a.
   a.imageId, i.fileKey AS fileKey, a.printCount, a.badgeVersion, a.badgeReplacedAt, a.credit, a.isUnlimited, a.source,
   a.language, a.createdAt FROM accreditation a LEFT JOIN image i ON i.id = a.imageId AND i.subjectId = a.subjectId
   WHERE a.bc = ? AND a.subjectId = ?`;
-// the groups (k = 1) and zones (k = 2) with their names ('' for one that is gone), in id order
+// the groups (k = 1) and zones (k = 2) with their names ('' for one that is gone); put in id order
+// here, not by the statement (an ORDER BY over the UNION made MariaDB sort it in a temporary table)
 const LINKS = `SELECT 1 AS k, l.groupId AS id, g.name AS name FROM accreditation_group l
   LEFT JOIN \`groups\` g ON g.id = l.groupId AND g.subjectId = ? WHERE l.accreditationId = ?
   UNION ALL SELECT 2 AS k, l.zoneId AS id, z.name AS name FROM accreditation_zone l
-  LEFT JOIN zone z ON z.id = l.zoneId AND z.subjectId = ? WHERE l.accreditationId = ?
-  ORDER BY k, id`;
+  LEFT JOIN zone z ON z.id = l.zoneId AND z.subjectId = ? WHERE l.accreditationId = ?`;
 
 const iso = (value: unknown): string | null => {
   if (value === null || value === undefined) return null;
@@ -73,8 +73,13 @@ export class CheckByCode {
       subjectId,
       row.id,
     ]);
-    const groups = links.filter((l) => Number(l.k) === 1).map((l) => ({ id: Number(l.id), name: l.name ?? '' }));
-    const zones = links.filter((l) => Number(l.k) === 2).map((l) => ({ id: Number(l.id), name: l.name ?? '' }));
+    const kind = (k: number) =>
+      links
+        .filter((l) => Number(l.k) === k)
+        .map((l) => ({ id: Number(l.id), name: l.name ?? '' }))
+        .sort((x, y) => x.id - y.id);
+    const groups = kind(1);
+    const zones = kind(2);
     const fieldValues = readJson<Record<string, unknown> | null>(row.fieldValues, {}) ?? {};
     return {
       id: Number(row.id),
