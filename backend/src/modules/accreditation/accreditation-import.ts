@@ -585,8 +585,8 @@ async function removeTemps(parser: Worker): Promise<void> {
  * Starts the next import's parser now, so that the import does not wait for it: loading exceljs's
  * reader takes a new worker ~110-170 ms on our machine (measured 2026-11-29), a ninth of a 10,000-row
  * import, and its first thousands of rows run in V8's interpreter, so it also parses a small sheet
- * of its own first (WARM_ROWS). A waiting parser holds ~10 MiB and no CPU; it does not keep the
- * process alive. Each parser parses one file and ends with it (its heap given back whole); the next
+ * of its own first (WARM_ROWS). A waiting parser holds ~20 MiB (12 before its warm-up) and no CPU;
+ * it does not keep the process alive. Each parser parses one file and ends with it (its heap given back whole); the next
  * one is started at the server's start and when an import has been written (not while it writes:
  * the warm-up's allocations slowed SQLite's write by a third through the one malloc arena).
  */
