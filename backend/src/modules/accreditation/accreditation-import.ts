@@ -364,14 +364,6 @@ function cellText(value) {
   return String(value).trim();
 }
 const encoder = new TextEncoder();
-// One full collection after the warm-up, so that a waiting parser holds its code and not the sample's
-// garbage: gc taken from a context made while --expose-gc is set for a moment (as common/memory.ts).
-let collect = null;
-if (workerData.warmRows > 0) try {
-  const v8 = require('node:v8');
-  v8.setFlagsFromString('--expose-gc');
-  try { collect = require('node:vm').runInNewContext('gc'); } finally { v8.setFlagsFromString('--no-expose-gc'); }
-} catch {}
 // The file to parse: its chunks as they arrive, whether its upload ended, how many batches it may
 // send ahead (the main thread acknowledges each batch it has read).
 let job = null;
@@ -514,7 +506,6 @@ function reset() {
       await parse(warm);
     } catch {}
     reset();
-    if (typeof collect === 'function') collect();
     // how many rows of its own sheet it read (the spec checks the warm-up works)
     parentPort.postMessage({ warmed: warm.rows });
   }
@@ -540,7 +531,8 @@ let spare: Worker | null = null;
  * The rows of the sheet a new parser reads before it waits for its file (see PARSER's `sample`):
  * enough for V8 to compile exceljs's hot paths, so that the file is parsed by optimised code
  * (measured 2026-11-29, 10,000 rows: 384 ms cold, 325 after 500 rows, no better after 3,000, which
- * left the waiting parser 9 MiB bigger).
+ * left the waiting parser 9 MiB bigger). Its garbage is not collected by force: taking `gc` in a worker
+ * would toggle --expose-gc, a process-wide flag, while the main thread may be taking its own.
  */
 export const WARM_ROWS = 500;
 
@@ -557,12 +549,16 @@ function newParser(warmRows = WARM_ROWS): Worker {
     // a young generation of 16 MB: at 8 the parse spent about a third of its time collecting
     resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
   });
-  // a parser that fails while waiting is simply replaced by the next import's own
+  // a parser that fails while waiting is simply replaced by the next import's own, and whatever
+  // temporary file it had is removed (one that crashed while it warmed up, too)
   const drop = () => {
     if (spare === parser) spare = null;
   };
   parser.on('error', drop);
-  parser.on('exit', drop);
+  parser.on('exit', () => {
+    drop();
+    removeTemps(parser).catch(() => {});
+  });
   tempOf.set(parser, temp);
   return parser;
 }
@@ -585,7 +581,7 @@ async function removeTemps(parser: Worker): Promise<void> {
  * Starts the next import's parser now, so that the import does not wait for it: loading exceljs's
  * reader takes a new worker ~110-170 ms on our machine (measured 2026-11-29), a ninth of a 10,000-row
  * import, and its first thousands of rows run in V8's interpreter, so it also parses a small sheet
- * of its own first (WARM_ROWS). A waiting parser holds ~20 MiB (12 before its warm-up) and no CPU;
+ * of its own first (WARM_ROWS). A waiting parser holds ~25 MiB (12 before its warm-up) and no CPU;
  * it does not keep the process alive. Each parser parses one file and ends with it (its heap given back whole); the next
  * one is started at the server's start and when an import has been written (not while it writes:
  * the warm-up's allocations slowed SQLite's write by a third through the one malloc arena).
