@@ -462,23 +462,22 @@ function zip(entries) {
     const packed = zlib.deflateRawSync(data);
     const crc = zlib.crc32(data);
     const n = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(n.length, 26);
-    const dir = Buffer.alloc(46);
-    dir.writeUInt32LE(0x02014b50, 0);
-    dir.writeUInt16LE(20, 4);
-    dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(8, 10);
-    dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(packed.length, 20);
-    dir.writeUInt32LE(data.length, 24);
-    dir.writeUInt16LE(n.length, 28);
+    // the fields a local header (from its offset 4) and a central entry (from 6) share: the version
+    // needed, flags, method, time and date, CRC, sizes, the name's length
+    const entry = (size, signature, at) => {
+      const b = Buffer.alloc(size);
+      b.writeUInt32LE(signature, 0);
+      b.writeUInt16LE(20, 4);
+      b.writeUInt16LE(20, at);
+      b.writeUInt16LE(8, at + 4);
+      b.writeUInt32LE(crc, at + 10);
+      b.writeUInt32LE(packed.length, at + 14);
+      b.writeUInt32LE(data.length, at + 18);
+      b.writeUInt16LE(n.length, at + 22);
+      return b;
+    };
+    const local = entry(30, 0x04034b50, 4);
+    const dir = entry(46, 0x02014b50, 6);
     dir.writeUInt32LE(offset, 42);
     parts.push(local, n, packed);
     central.push(dir, n);
@@ -540,6 +539,8 @@ const readerPath = requireHere.resolve('exceljs/lib/stream/xlsx/workbook-reader.
 
 /** The name each parser's temporary files start with (PARSER's tmp.file). */
 const tempOf = new WeakMap<Worker, string>();
+/** The removal of each stopped parser's temporary files (removeTemps). */
+const removals = new WeakMap<Worker, Promise<void>>();
 
 function newParser(warmRows = WARM_ROWS): Worker {
   const temp = scratchPath('sheet');
@@ -563,9 +564,20 @@ function newParser(warmRows = WARM_ROWS): Worker {
   return parser;
 }
 
-/** Removes a stopped parser's temporary files (those it had not removed itself). */
-async function removeTemps(parser: Worker): Promise<void> {
-  const temp = tempOf.get(parser);
+/**
+ * Removes a stopped parser's temporary files (those it had not removed itself), once: its exit and
+ * whoever stopped it share the one removal.
+ */
+function removeTemps(parser: Worker): Promise<void> {
+  let removal = removals.get(parser);
+  if (!removal) {
+    removal = removeFiles(tempOf.get(parser));
+    removals.set(parser, removal);
+  }
+  return removal;
+}
+
+async function removeFiles(temp: string | undefined): Promise<void> {
   if (!temp) return;
   const dir = path.dirname(temp);
   const prefix = `${path.basename(temp)}-`;
@@ -582,8 +594,8 @@ async function removeTemps(parser: Worker): Promise<void> {
  * reader takes a new worker ~110-170 ms on our machine (measured 2026-11-29), a ninth of a 10,000-row
  * import, and its first thousands of rows run in V8's interpreter, so it also parses a small sheet
  * of its own first (WARM_ROWS). A waiting parser holds ~25 MiB (12 before its warm-up) and no CPU;
- * it does not keep the process alive. Each parser parses one file and ends with it (its heap given back whole); the next
- * one is started at the server's start and when an import has been written (not while it writes:
+ * it does not keep the process alive. Each parser parses one file and ends with it (its heap given
+ * back whole); the next one is started at the server's start and when an import has been written (not while it writes:
  * the warm-up's allocations slowed SQLite's write by a third through the one malloc arena).
  */
 export function warmParser(): void {
