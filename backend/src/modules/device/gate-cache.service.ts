@@ -2,6 +2,7 @@ import type { GateAction, GateTemplate } from '@accredo/access';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { TtlCache } from '../../common/ttl-cache.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
@@ -20,7 +21,7 @@ export interface GateDevice {
   zone: { id: number; name: string } | null;
 }
 
-/** An entry is trusted for this long (another instance's edit reaches this one within it). */
+/** An entry is trusted for this long from its read (another instance's edit reaches this one within it). */
 const CACHE_MS = 5_000;
 
 /** The action as the engine reads it: dates on the venue's wall clock, the days of a multi-day action. */
@@ -49,24 +50,18 @@ export function gateTemplate(t: DeviceTemplateEntity): GateTemplate {
 /**
  * Per device: its template as a GateTemplate, the action as a GateAction, the subject's time zone.
  * Template and device edits on this instance clear their entries at once, and a read that was
- * under way when one was cleared is not kept: it may have read the rows before the edit (a device
- * given its template while the station's pairing read its config was denied for the next 5 s).
+ * under way when one was cleared is not kept (TtlCache): it may have read the rows before the edit
+ * (a device given its template while the station's pairing read its config was denied for the next 5 s).
  */
 @Injectable()
 export class GateCache {
-  private readonly cache = new Map<number, { value: GateDevice; until: number }>();
-  /** counts the clears: a read started before the last one is answered but not kept */
-  private generation = 0;
+  /** one entry per existing device (a read that fails is not kept): no size bound */
+  private readonly cache = new TtlCache<number, GateDevice>({ ttlMs: CACHE_MS });
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async get(deviceId: number): Promise<GateDevice> {
-    const hit = this.cache.get(deviceId);
-    if (hit && hit.until > Date.now()) return hit.value;
-    const generation = this.generation;
-    const value = await this.load(deviceId);
-    if (generation === this.generation) this.cache.set(deviceId, { value, until: Date.now() + CACHE_MS });
-    return value;
+    return this.cache.load(deviceId, () => this.load(deviceId));
   }
 
   private async load(deviceId: number): Promise<GateDevice> {
@@ -97,12 +92,10 @@ export class GateCache {
   }
 
   forgetDevice(deviceId: number): void {
-    this.generation++;
     this.cache.delete(deviceId);
   }
 
   forgetTemplate(templateId: number): void {
-    this.generation++;
-    for (const [id, entry] of this.cache) if (entry.value.template?.id === templateId) this.cache.delete(id);
+    this.cache.deleteWhere((device) => device.template?.id === templateId);
   }
 }
