@@ -171,6 +171,31 @@ describe('the import parser worker (issue 16)', () => {
     ]);
   });
 
+  it('finds the workbook and its parts where the relations of the package name them', async () => {
+    const rels = (items: string[]) =>
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${items.join('')}</Relationships>`;
+    const file = await zipOf([
+      ['_rels/.rels', rels(['<Relationship Id="r1" Type="http://x/officeDocument" Target="book/main.xml"/>'])],
+      ['book/main.xml', '<workbook><sheets><sheet name="a" r:id="s"/></sheets></workbook>'],
+      [
+        'book/_rels/main.xml.rels',
+        rels([
+          '<Relationship Id="s" Type="http://x/worksheet" Target="../sheets/one.xml"/>',
+          '<Relationship Id="t" Type="http://x/sharedStrings" Target="texts.xml"/>',
+        ]),
+      ],
+      ['book/texts.xml', '<sst><si><t>Jana</t></si></sst>'],
+      ['sheets/one.xml', '<worksheet><sheetData><row r="1"><c r="B1" t="s"><v>0</v></c></row></sheetData></worksheet>'],
+    ]);
+    expect((await readAll(file)).rows).toEqual([[1, ['', 'Jana']]]);
+    // a workbook without relations: its first worksheet part
+    const bare = await zipOf([
+      ['xl/workbook.xml', '<workbook><sheets><sheet name="a" r:id="s"/></sheets></workbook>'],
+      ['xl/worksheets/data.xml', '<worksheet><sheetData><row r="2"><c><v>5</v></c></row></sheetData></worksheet>'],
+    ]);
+    expect((await readAll(bare)).rows).toEqual([[2, ['5']]]);
+  });
+
   it('refuses what is no spreadsheet: a zip without a workbook, a cut file, a bomb of rows', async () => {
     await expect(readAll(await zipOf([['readme.txt', 'hello']]))).rejects.toThrow(/workbook/);
     const file = await xlsx([['a'], ['b']]);

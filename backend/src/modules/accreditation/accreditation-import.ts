@@ -538,12 +538,40 @@ async function scanPart(file, part, h) {
 }
 
 // ---- the workbook: its first visible sheet, whether its dates count from 1904, date styles
+// a path inside the zip: target relative to dir (a folder ending in / or ''), or absolute
+function resolvePath(dir, target) {
+  const resolved = [];
+  for (const seg of (target.startsWith('/') ? target : dir + target).split('/')) {
+    if (seg === '..') resolved.pop();
+    else if (seg !== '.' && seg !== '') resolved.push(seg);
+  }
+  return resolved.join('/');
+}
+// the relations of a part (name: '' for the package's own): Id to { path, type }
+async function relationsOf(file, parts, name) {
+  const dir = name.slice(0, name.lastIndexOf('/') + 1);
+  const rels = new Map();
+  const part = parts.get((dir + '_rels/' + name.slice(dir.length) + '.rels').toLowerCase());
+  if (part)
+    await scanPart(file, part, {
+      text() {}, cdata() {}, close() {},
+      open(tag, s, from, to) {
+        if (tag !== 'Relationship') return;
+        const a = attributes(s, from, to);
+        if (a.Id && a.Target) rels.set(a.Id, { path: resolvePath(dir, a.Target), type: a.Type || '' });
+      },
+    });
+  return rels;
+}
 async function workbookOf(file, parts) {
   const part = (name) => parts.get(name.toLowerCase());
-  const book = part('xl/workbook.xml');
-  if (!book) throw new Error('not a spreadsheet (no xl/workbook.xml)');
+  // the workbook the package names (xl/workbook.xml as Excel saves it)
+  const office = [...(await relationsOf(file, parts, '')).values()].find((r) => r.type.endsWith('/officeDocument'));
+  const bookName = office && part(office.path) ? office.path : 'xl/workbook.xml';
+  const book = part(bookName);
+  if (!book) throw new Error('not a spreadsheet (no workbook)');
+  const dir = bookName.slice(0, bookName.lastIndexOf('/') + 1);
   const info = { sheets: [], date1904: false };
-  const rels = new Map();
   await scanPart(file, book, {
     text() {}, cdata() {}, close() {},
     open(name, s, from, to) {
@@ -553,34 +581,27 @@ async function workbookOf(file, parts) {
       } else if (name === 'sheet') info.sheets.push(attributes(s, from, to));
     },
   });
-  const relsPart = part('xl/_rels/workbook.xml.rels');
-  if (relsPart)
-    await scanPart(file, relsPart, {
-      text() {}, cdata() {}, close() {},
-      open(name, s, from, to) {
-        if (name !== 'Relationship') return;
-        const a = attributes(s, from, to);
-        if (a.Id && a.Target) rels.set(a.Id, a.Target);
-      },
-    });
+  const rels = await relationsOf(file, parts, bookName);
+  const related = (type, fallback) => {
+    for (const r of rels.values()) if (r.type.endsWith(type) && part(r.path)) return part(r.path);
+    return part(dir + fallback);
+  };
   const visible = info.sheets.filter((x) => !x.state || x.state === 'visible');
   let sheet = null;
   for (const x of visible.length ? visible : info.sheets) {
-    const target = rels.get(x.id);
-    if (!target) continue;
-    const name = target.startsWith('/') ? target.slice(1) : 'xl/' + target;
-    const resolved = [];
-    for (const seg of name.split('/')) {
-      if (seg === '..') resolved.pop();
-      else if (seg !== '.' && seg !== '') resolved.push(seg);
-    }
-    sheet = part(resolved.join('/'));
+    const rel = rels.get(x.id);
+    sheet = rel ? part(rel.path) : null;
     if (sheet) break;
   }
   // a workbook without relations: its first worksheet part
-  if (!sheet) for (const [name, p] of parts) if (/^xl\\/worksheets\\/[^/]+\\.xml$/.test(name)) { sheet = p; break; }
+  if (!sheet)
+    for (const [name, p] of parts)
+      if (name.startsWith(dir.toLowerCase()) && /^worksheets\\/[^/]+\\.xml$/.test(name.slice(dir.length))) {
+        sheet = p;
+        break;
+      }
   if (!sheet) throw new Error('no worksheet');
-  return { sheet, date1904: info.date1904, strings: part('xl/sharedstrings.xml'), styles: part('xl/styles.xml') };
+  return { sheet, date1904: info.date1904, strings: related('/sharedStrings', 'sharedStrings.xml'), styles: related('/styles', 'styles.xml') };
 }
 // exceljs's test of a number format for a date: a day, month, year or time letter outside [] and ""
 const BUILT_IN_DATES = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 45, 46, 47]);
