@@ -35,7 +35,7 @@ export const IMPORT_BATCH = 250;
 /**
  * Sheets one server reads at once, and imports that may wait for their turn (issue 16: memory
  * bounded whatever the callers do). Each sheet being read holds a parser worker and its batches,
- * ~70–90 MiB at 100,000 rows, so a dozen admins importing at the same moment would otherwise need
+ * ~50 MiB at 100,000 rows (its upload, its shared strings, its heap; measured 2026-11-29), so a dozen admins importing at the same moment would otherwise need
  * a dozen times that. A waiting import has not read its upload yet (the request's stream stays
  * paused, so its bytes wait in the network, not in memory); past the queue the answer is
  * 503 IMPORT_BUSY with `retryAfter` (and a Retry-After header), and nothing is stored. A spec
