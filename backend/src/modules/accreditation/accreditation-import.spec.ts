@@ -196,10 +196,28 @@ describe('the import parser worker (issue 16)', () => {
     expect((await readAll(bare)).rows).toEqual([[2, ['5']]]);
   });
 
-  it('refuses what is no spreadsheet: a zip without a workbook, a cut file, a bomb of rows', async () => {
+  it('refuses what is no spreadsheet: a zip without a workbook, a cut or damaged file, a bomb of rows', async () => {
     await expect(readAll(await zipOf([['readme.txt', 'hello']]))).rejects.toThrow(/workbook/);
     const file = await xlsx([['a'], ['b']]);
     await expect(readAll(file.subarray(0, file.length - 30))).rejects.toThrow(/zip/);
+    // a stored part with a changed byte: refused by its CRC, not read as another text
+    const stored = await zipOf([
+      ['xl/workbook.xml', '<workbook><sheets><sheet name="a" r:id="rId1"/></sheets></workbook>', false],
+      [
+        'xl/_rels/workbook.xml.rels',
+        '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+        false,
+      ],
+      [
+        'xl/worksheets/sheet1.xml',
+        '<worksheet><sheetData><row r="1"><c t="inlineStr"><is><t>Anna</t></is></c></row></sheetData></worksheet>',
+        false,
+      ],
+    ]);
+    expect((await readAll(stored)).rows).toEqual([[1, ['Anna']]]);
+    const at = stored.indexOf('Anna');
+    stored[at] = 'E'.charCodeAt(0);
+    await expect(readAll(stored)).rejects.toThrow(/CRC/);
     // rows past Excel's last (1,048,576; numbered, or a million empty ones deflated to a few kB)
     const rows = '<row r="7"/><row r="1048577"/>';
     const bomb = await zipOf([

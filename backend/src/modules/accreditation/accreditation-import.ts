@@ -375,6 +375,7 @@ function zipEntries(file) {
   for (let k = 0; k < count; k++) {
     if (at + 46 > dir.length || dir.readUInt32LE(at) !== 0x02014b50) throw new Error('a broken zip directory');
     const method = dir.readUInt16LE(at + 10);
+    const crc = dir.readUInt32LE(at + 16);
     let packed = dir.readUInt32LE(at + 20);
     let size = dir.readUInt32LE(at + 24);
     const nameLength = dir.readUInt16LE(at + 28);
@@ -391,28 +392,37 @@ function zipEntries(file) {
       if (packed === 0xffffffff) packed = next();
       if (offset === 0xffffffff) offset = next();
     }
-    parts.set(name.replace(/^\\//, '').toLowerCase(), { name, method, packed, size, offset });
+    parts.set(name.replace(/^\\//, '').toLowerCase(), { name, method, crc, packed, size, offset });
     at = extraEnd + commentLength;
   }
   return parts;
 }
-// a part's text, a chunk at a time (inflated as it is read, never whole)
+// a part's text, a chunk at a time (inflated as it is read, never whole); a part read to its end
+// is checked against its CRC-32, so a damaged file is refused rather than read as other texts
 async function* partText(file, part) {
   const header = file.read(part.offset, 30);
   if (header.length < 30 || header.readUInt32LE(0) !== 0x04034b50) throw new Error('a broken zip entry: ' + part.name);
   const start = part.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
   if (start + part.packed > file.length) throw new Error('a zip entry cut short: ' + part.name);
   const decoder = new StringDecoder('utf8');
+  let crc = 0;
   if (part.method === 0) {
-    for (const piece of file.pieces(start, part.packed)) yield decoder.write(piece);
+    for (const piece of file.pieces(start, part.packed)) {
+      crc = zlib.crc32(piece, crc);
+      yield decoder.write(piece);
+    }
   } else if (part.method === 8) {
     const inflate = zlib.createInflateRaw({ chunkSize: 1 << 16 });
     for (const piece of file.pieces(start, part.packed)) inflate.write(piece);
     inflate.end();
-    for await (const chunk of inflate) yield decoder.write(chunk);
+    for await (const chunk of inflate) {
+      crc = zlib.crc32(chunk, crc);
+      yield decoder.write(chunk);
+    }
   } else {
     throw new Error('an unknown compression in ' + part.name);
   }
+  if (crc !== part.crc) throw new Error('a damaged zip entry (its CRC differs): ' + part.name);
   const rest = decoder.end();
   if (rest) yield rest;
 }
@@ -529,12 +539,10 @@ function unescapeText(t) {
   if (t.indexOf('_x') < 0) return t;
   return t.replace(/_x([0-9a-fA-F]{4})_/g, (m, hex) => String.fromCharCode(parseInt(hex, 16)));
 }
+// a part scanned until its handler is done, and read to its end all the same (its CRC checked)
 async function scanPart(file, part, h) {
   const write = xmlScanner(h);
-  for await (const text of partText(file, part)) {
-    write(text);
-    if (h.done) return;
-  }
+  for await (const text of partText(file, part)) if (!h.done) write(text);
 }
 
 // ---- the workbook: its first visible sheet, whether its dates count from 1904, date styles
@@ -900,8 +908,9 @@ async function parse(j, file) {
   const h = sheetHandler(book, out.row);
   const write = xmlScanner(h);
   for await (const text of partText(file, book.sheet)) {
+    // past </sheetData> the rest is only read for its CRC
+    if (h.done) continue;
     write(text);
-    if (h.done) break;
     // no further than the batches the main thread allowed (a chunk of 64 kB is some 300 rows)
     await out.waiting;
   }
