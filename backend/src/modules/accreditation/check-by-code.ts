@@ -66,8 +66,8 @@ const iso = (value: unknown): string | null => {
 
 /**
  * GET user/check/{bc} on the lean path (issue 16): the same answer as AccreditationService.check
- * (its spec in accreditation.spec.ts and badge-replace.spec.ts), read by two prepared statements
- * on the driver, the person with their photo's key, then their groups and zones with names,
+ * (its spec in accreditation.spec.ts and badge-replace.spec.ts), read by one prepared statement
+ * on the driver (CHECK: the person with their photo's key, their groups and zones with names)
  * instead of TypeORM's six. The code may be a versioned badge code `{bc}-{version}`
  * (docs/access-control.md "Badge versions"); a version never printed is not found.
  */
