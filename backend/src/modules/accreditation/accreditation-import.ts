@@ -851,7 +851,7 @@ let jobArrived = null;
 const poke = (j) => { const w = j.wake; j.wake = null; if (w) w(); };
 parentPort.on('message', (m) => {
   if (m.start) {
-    job = { batch: m.start.batch, credit: m.start.ahead, chunks: [], ended: false, wake: null, rows: 0 };
+    job = { batch: m.start.batch, credit: m.start.ahead, chunks: [], ended: false, wake: null };
     if (jobArrived) jobArrived(job);
     return;
   }
@@ -881,7 +881,6 @@ function sender(j) {
   return {
     row(r) {
       batch.push(r);
-      j.rows++;
       if (batch.length === j.batch) {
         const full = batch;
         batch = [];
