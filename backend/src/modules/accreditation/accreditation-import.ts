@@ -5,10 +5,12 @@ import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { scratchPath } from '../../common/scratch.js';
+import { TextStore } from '../../common/text-store.js';
 import { type Core, type CoreEnv, runCore, sqliteConnection, sqliteStatement } from '../../database/core-runner.js';
 import { groupDefaultsCore } from '../action-extension/extension-core.js';
 import { isSqlite } from '../device/sql.js';
 import { searchText } from './accreditation.entity.js';
+import type { SheetRow } from './xlsx-sheet.js';
 
 /**
  * The streaming spreadsheet import (issue 16): the helpers of AccreditationFilesService.import*.
@@ -192,53 +194,40 @@ export class Spill {
 }
 
 /**
- * A set of texts (the e-mails seen so far in a sheet) kept as UTF-8 bytes in one buffer, with an
- * open-addressing table of their indexes: exact, like a Set of strings, but outside V8's heap and
- * about a third of its size (a Set of 200,000 e-mails is ~18 MiB of heap that the garbage
- * collector walks on every full collection while the import runs).
+ * A set of texts (the e-mails seen so far in a sheet): exact, like a Set of strings, but kept in a
+ * TextStore (UTF-8 outside V8's heap, about a third of the size: a Set of 200,000 e-mails is
+ * ~18 MiB of heap that the garbage collector walks on every full collection while the import
+ * runs) with an open-addressing table of their numbers.
  */
 export class TextSet {
-  private bytes = Buffer.alloc(1 << 16);
-  private ends = new Uint32Array(1 << 10);
+  private readonly store = new TextStore();
+  /** each slot: a text's number + 1, or 0 */
   private table = new Int32Array(1 << 11);
   private scratch = Buffer.alloc(1024);
-  size = 0;
+
+  get size(): number {
+    return this.store.size;
+  }
 
   /** Adds `text`; false when it was there already. */
   add(text: string): boolean {
     if (text.length * 3 > this.scratch.length) this.scratch = Buffer.alloc(text.length * 3);
     const n = this.scratch.write(text);
-    const hash = hashOf(this.scratch, 0, n);
     const mask = this.table.length - 1;
-    let slot = hash & mask;
+    let slot = hashOf(this.scratch, 0, n) & mask;
     for (let at = this.table[slot]; at !== 0; slot = (slot + 1) & mask, at = this.table[slot]) {
-      const start = at > 1 ? this.ends[at - 2] : 0;
-      const end = this.ends[at - 1];
-      if (end - start === n && this.scratch.compare(this.bytes, start, end, 0, n) === 0) return false;
+      if (this.store.equals(at - 1, this.scratch, n)) return false;
     }
-    const start = this.size ? this.ends[this.size - 1] : 0;
-    if (start + n > this.bytes.length) {
-      const bigger = Buffer.alloc(Math.max(this.bytes.length * 2, start + n));
-      this.bytes.copy(bigger, 0, 0, start);
-      this.bytes = bigger;
-    }
-    this.scratch.copy(this.bytes, start, 0, n);
-    if (this.size === this.ends.length) {
-      const bigger = new Uint32Array(this.ends.length * 2);
-      bigger.set(this.ends);
-      this.ends = bigger;
-    }
-    this.ends[this.size++] = start + n;
-    this.table[slot] = this.size;
-    if (this.size * 2 > this.table.length) this.grow();
+    this.table[slot] = this.store.push(this.scratch, n) + 1;
+    if (this.store.size * 2 > this.table.length) this.grow();
     return true;
   }
 
   private grow(): void {
     const table = new Int32Array(this.table.length * 2);
     const mask = table.length - 1;
-    for (let i = 0; i < this.size; i++) {
-      let slot = hashOf(this.bytes, i ? this.ends[i - 1] : 0, this.ends[i]) & mask;
+    for (let i = 0; i < this.store.size; i++) {
+      let slot = hashOf(this.store.bytes, this.store.start(i), this.store.end(i)) & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = i + 1;
     }
@@ -280,704 +269,30 @@ export async function peek(source: Readable, n: number): Promise<{ head: Buffer;
 }
 
 /** A sheet's row as read: its number and each cell's text. */
-export type SheetRow = [number, string[]];
+export type { SheetRow };
 
 /**
- * The parse itself, in a worker thread of its own: the parse makes most of an import's garbage, and
- * a worker's heap is small (capped) and given back whole when it ends, so the server's memory stays
+ * The parse itself, in a worker thread of its own (xlsx-sheet.worker.js; the reader is
+ * xlsx-sheet.js, our own since 2026-11-29): the parse makes most of an import's garbage, and a
+ * worker's heap is small (capped) and given back whole when it ends, so the server's memory stays
  * flat and returns after the import; it also parses on the second core while this thread checks
  * rows and talks to the database. Each batch crosses as one transferred buffer of JSON, read by
- * this thread only when it checks that batch. Plain JavaScript evaluated in the worker, so the same
- * code runs from the build and from the sources.
- *
- * The reader is our own, not exceljs's (issue 16, 2026-11-29): an .xlsx is a zip of XML parts, and
- * the import needs only the first sheet's cell texts. The upload (at most IMPORT_MAX_BYTES) is
- * collected as it arrives; its zip directory then gives every part at once, so the shared strings
- * are read before the sheet whatever order the file stores them in (exceljs's streaming reader
- * kept the sheet in a temporary file until then, and left it there), and the sheet is inflated
- * and scanned a chunk at a time, so memory stays flat whatever its rows. What a cell gives is what
- * exceljs's reader gave (texts trimmed; numbers as JavaScript prints them; a number in a date
- * format as its ISO day; booleans true/false; errors empty), with a few of its slips mended: a
- * phonetic guide is not read as the text, an inline rich text gives all its runs, a formula's date
- * result is a day too, `_x000D_` escapes are decoded, and the first sheet is the workbook's first
- * visible one, not the first stored. The worker loads no package: ~8 MiB of heap, started in
- * ~20 ms, where exceljs's reader and its dependencies held some 60 MiB at 100,000 rows.
+ * this thread only when it checks that batch. The worker loads no package: ~8 MiB of heap, started
+ * in ~20 ms, where exceljs's reader and its dependencies held some 60 MiB at 100,000 rows.
  */
-const PARSER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const zlib = require('node:zlib');
-const { StringDecoder } = require('node:string_decoder');
-
-// ---- limits: a file may be anything; none of these is near a real sheet
-const MAX_STRINGS_BYTES = 256 * 1024 * 1024; // the shared strings, as UTF-8
-const MAX_TEXT = 1 << 20; // one cell's text or one tag (Excel's cell holds 32,767 characters)
-const MAX_ROWS = 1048576; // Excel's rows per sheet
-const MAX_COLUMNS = 16384; // Excel's columns
-
-// ---- the upload, kept as the chunks it arrived in (not copied into one buffer, so it is held once)
-function chunkedFile(chunks) {
-  const starts = [];
-  let length = 0;
-  for (const c of chunks) { starts.push(length); length += c.length; }
-  // the chunk that holds a byte
-  function chunkAt(at) {
-    let lo = 0;
-    let hi = chunks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= at) lo = mid; else hi = mid - 1;
-    }
-    return lo;
-  }
-  // [at, at + n) in pieces of the chunks, without copying
-  function* pieces(at, n) {
-    if (at < 0 || n <= 0 || at + n > length) return;
-    for (let k = chunkAt(at); n > 0; k++) {
-      const from = at - starts[k];
-      const piece = chunks[k].subarray(from, Math.min(chunks[k].length, from + n));
-      yield piece;
-      at += piece.length;
-      n -= piece.length;
-    }
-  }
-  // a copy of [at, at + n) (a header, the directory), cut short at the file's end
-  function read(at, n) {
-    const out = [];
-    for (const piece of pieces(at, Math.min(n, length - at))) out.push(piece);
-    return out.length === 1 ? out[0] : Buffer.concat(out);
-  }
-  return { length, pieces, read };
-}
-
-// ---- the zip: its parts from the central directory (zip64 included)
-function zipEntries(file) {
-  const tailAt = Math.max(0, file.length - 65557);
-  const tail = file.read(tailAt, file.length - tailAt);
-  let end = -1;
-  for (let i = tail.length - 22; i >= 0; i--) {
-    if (tail.readUInt32LE(i) === 0x06054b50) { end = i; break; }
-  }
-  if (end < 0) throw new Error('not a zip file (no central directory)');
-  let count = tail.readUInt16LE(end + 10);
-  let size = tail.readUInt32LE(end + 12);
-  let at = tail.readUInt32LE(end + 16);
-  if ((at === 0xffffffff || count === 0xffff) && end >= 20 && tail.readUInt32LE(end - 20) === 0x07064b50) {
-    const record = file.read(Number(tail.readBigUInt64LE(end - 12)), 56);
-    if (record.length === 56 && record.readUInt32LE(0) === 0x06064b50) {
-      count = Number(record.readBigUInt64LE(32));
-      size = Number(record.readBigUInt64LE(40));
-      at = Number(record.readBigUInt64LE(48));
-    }
-  }
-  const dir = file.read(at, size);
-  const parts = new Map();
-  at = 0;
-  for (let k = 0; k < count; k++) {
-    if (at + 46 > dir.length || dir.readUInt32LE(at) !== 0x02014b50) throw new Error('a broken zip directory');
-    const method = dir.readUInt16LE(at + 10);
-    const crc = dir.readUInt32LE(at + 16);
-    let packed = dir.readUInt32LE(at + 20);
-    let size = dir.readUInt32LE(at + 24);
-    const nameLength = dir.readUInt16LE(at + 28);
-    const extraLength = dir.readUInt16LE(at + 30);
-    const commentLength = dir.readUInt16LE(at + 32);
-    let offset = dir.readUInt32LE(at + 42);
-    const name = dir.toString('utf8', at + 46, at + 46 + nameLength);
-    const extraEnd = Math.min(dir.length, at + 46 + nameLength + extraLength);
-    for (let e = at + 46 + nameLength; e + 4 <= extraEnd; e += 4 + dir.readUInt16LE(e + 2)) {
-      if (dir.readUInt16LE(e) !== 1) continue;
-      let p = e + 4;
-      const next = () => { const v = p + 8 <= extraEnd ? Number(dir.readBigUInt64LE(p)) : 0; p += 8; return v; };
-      if (size === 0xffffffff) size = next();
-      if (packed === 0xffffffff) packed = next();
-      if (offset === 0xffffffff) offset = next();
-    }
-    parts.set(name.replace(/^\\//, '').toLowerCase(), { name, method, crc, packed, size, offset });
-    at = extraEnd + commentLength;
-  }
-  return parts;
-}
-// a part's text, a chunk at a time (inflated as it is read, never whole); a part read to its end
-// is checked against its CRC-32, so a damaged file is refused rather than read as other texts
-async function* partText(file, part) {
-  const header = file.read(part.offset, 30);
-  if (header.length < 30 || header.readUInt32LE(0) !== 0x04034b50) throw new Error('a broken zip entry: ' + part.name);
-  const start = part.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-  if (start + part.packed > file.length) throw new Error('a zip entry cut short: ' + part.name);
-  const decoder = new StringDecoder('utf8');
-  let crc = 0;
-  if (part.method === 0) {
-    for (const piece of file.pieces(start, part.packed)) {
-      crc = zlib.crc32(piece, crc);
-      yield decoder.write(piece);
-    }
-  } else if (part.method === 8) {
-    const inflate = zlib.createInflateRaw({ chunkSize: 1 << 16 });
-    for (const piece of file.pieces(start, part.packed)) inflate.write(piece);
-    inflate.end();
-    for await (const chunk of inflate) {
-      crc = zlib.crc32(chunk, crc);
-      yield decoder.write(chunk);
-    }
-  } else {
-    throw new Error('an unknown compression in ' + part.name);
-  }
-  if (crc !== part.crc) throw new Error('a damaged zip entry (its CRC differs): ' + part.name);
-  const rest = decoder.end();
-  if (rest) yield rest;
-}
-
-// ---- XML: a scanner of tags and texts, fed chunk after chunk; a tag cut by a chunk's end waits
-// for the next. Names lose their prefix (x:row is row); comments, CDATA, declarations understood.
-function xmlScanner(h) {
-  let rest = '';
-  function tagEnd(s, from) {
-    // the '>' that ends the tag, past any quoted attribute value (which may hold a '>')
-    for (let i = from; ; ) {
-      const gt = s.indexOf('>', i);
-      if (gt < 0) return -1;
-      let quote = -1;
-      for (let k = i; k < gt; k++) {
-        const c = s.charCodeAt(k);
-        if (c === 34 || c === 39) { quote = k; break; }
-      }
-      if (quote < 0) return gt;
-      const closing = s.indexOf(s[quote], quote + 1);
-      if (closing < 0) return -1;
-      i = closing + 1;
-    }
-  }
-  // a tag's name without its prefix; nameEnd: where the full name ends
-  let nameEnd = 0;
-  function nameOf(s, from, to) {
-    let end = from;
-    let colon = -1;
-    for (; end < to; end++) {
-      const c = s.charCodeAt(end);
-      if (c === 32 || c === 9 || c === 10 || c === 13 || c === 47 || c === 62) break;
-      if (c === 58) colon = end;
-    }
-    nameEnd = end;
-    return s.slice(colon >= 0 ? colon + 1 : from, end);
-  }
-  return function write(chunk) {
-    const s = rest ? rest + chunk : chunk;
-    const n = s.length;
-    let i = 0;
-    while (i < n) {
-      const lt = s.indexOf('<', i);
-      if (lt < 0) { h.text(s, i, n); i = n; break; }
-      if (lt > i) h.text(s, i, lt);
-      i = lt;
-      if (lt + 1 >= n) break;
-      const c1 = s.charCodeAt(lt + 1);
-      if (c1 === 33) { // <!
-        if (s.startsWith('<![CDATA[', lt)) {
-          const e = s.indexOf(']]>', lt + 9);
-          if (e < 0) break;
-          h.cdata(s.slice(lt + 9, e));
-          i = e + 3;
-          continue;
-        }
-        if (s.startsWith('<!--', lt)) {
-          const e = s.indexOf('-->', lt + 4);
-          if (e < 0) break;
-          i = e + 3;
-          continue;
-        }
-        if (n - lt < 9) break;
-        const e = s.indexOf('>', lt);
-        if (e < 0) break;
-        i = e + 1;
-        continue;
-      }
-      const gt = tagEnd(s, lt + 1);
-      if (gt < 0) break;
-      if (c1 === 63) { i = gt + 1; continue; } // <?xml ...?>
-      if (c1 === 47) h.close(nameOf(s, lt + 2, gt));
-      else {
-        const name = nameOf(s, lt + 1, gt);
-        const empty = s.charCodeAt(gt - 1) === 47;
-        h.open(name, s, nameEnd, empty ? gt - 1 : gt);
-        if (empty) h.close(name);
-      }
-      i = gt + 1;
-    }
-    rest = i < n ? s.slice(i) : '';
-    if (rest.length > MAX_TEXT) throw new Error('a tag longer than ' + MAX_TEXT + ' characters');
-  };
-}
-// a tag's attributes (from, to: after its name, before its end) by their names without prefix
-function attributes(s, from, to) {
-  const out = {};
-  let i = from;
-  for (;;) {
-    const eq = s.indexOf('=', i);
-    if (eq < 0 || eq >= to) return out;
-    let q = eq + 1;
-    while (q < to && s.charCodeAt(q) !== 34 && s.charCodeAt(q) !== 39) q++;
-    if (q >= to) return out;
-    const close = s.indexOf(s[q], q + 1);
-    if (close < 0 || close > to) return out;
-    const name = s.slice(i, eq).trim();
-    const colon = name.lastIndexOf(':');
-    out[colon >= 0 ? name.slice(colon + 1) : name] = decode(s.slice(q + 1, close));
-    i = close + 1;
-  }
-}
-const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-function decode(t) {
-  if (t.indexOf('&') < 0) return t;
-  return t.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|lt|gt|amp|quot|apos);/g, (m, e) => {
-    if (e[0] !== '#') return ENTITIES[e];
-    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-    return code <= 0x10ffff ? String.fromCodePoint(code) : '';
-  });
-}
-// OOXML's escapes of characters XML cannot carry (_x000D_ a carriage return; _x005F_ the underscore)
-function unescapeText(t) {
-  if (t.indexOf('_x') < 0) return t;
-  return t.replace(/_x([0-9a-fA-F]{4})_/g, (m, hex) => String.fromCharCode(parseInt(hex, 16)));
-}
-// a part scanned until its handler is done, and read to its end all the same (its CRC checked)
-async function scanPart(file, part, h) {
-  const write = xmlScanner(h);
-  for await (const text of partText(file, part)) if (!h.done) write(text);
-}
-
-// ---- the workbook: its first visible sheet, whether its dates count from 1904, date styles
-// a path inside the zip: target relative to dir (a folder ending in / or ''), or absolute
-function resolvePath(dir, target) {
-  const resolved = [];
-  for (const seg of (target.startsWith('/') ? target : dir + target).split('/')) {
-    if (seg === '..') resolved.pop();
-    else if (seg !== '.' && seg !== '') resolved.push(seg);
-  }
-  return resolved.join('/');
-}
-// the relations of a part (name: '' for the package's own): Id to { path, type }
-async function relationsOf(file, parts, name) {
-  const dir = name.slice(0, name.lastIndexOf('/') + 1);
-  const rels = new Map();
-  const part = parts.get((dir + '_rels/' + name.slice(dir.length) + '.rels').toLowerCase());
-  if (part)
-    await scanPart(file, part, {
-      text() {}, cdata() {}, close() {},
-      open(tag, s, from, to) {
-        if (tag !== 'Relationship') return;
-        const a = attributes(s, from, to);
-        if (a.Id && a.Target) rels.set(a.Id, { path: resolvePath(dir, a.Target), type: a.Type || '' });
-      },
-    });
-  return rels;
-}
-async function workbookOf(file, parts) {
-  const part = (name) => parts.get(name.toLowerCase());
-  // the workbook the package names (xl/workbook.xml as Excel saves it)
-  const office = [...(await relationsOf(file, parts, '')).values()].find((r) => r.type.endsWith('/officeDocument'));
-  const bookName = office && part(office.path) ? office.path : 'xl/workbook.xml';
-  const book = part(bookName);
-  if (!book) throw new Error('not a spreadsheet (no workbook)');
-  const dir = bookName.slice(0, bookName.lastIndexOf('/') + 1);
-  const info = { sheets: [], date1904: false };
-  await scanPart(file, book, {
-    text() {}, cdata() {}, close() {},
-    open(name, s, from, to) {
-      if (name === 'workbookPr') {
-        const a = attributes(s, from, to);
-        info.date1904 = a.date1904 === '1' || a.date1904 === 'true';
-      } else if (name === 'sheet') info.sheets.push(attributes(s, from, to));
-    },
-  });
-  const rels = await relationsOf(file, parts, bookName);
-  const related = (type, fallback) => {
-    for (const r of rels.values()) if (r.type.endsWith(type) && part(r.path)) return part(r.path);
-    return part(dir + fallback);
-  };
-  const visible = info.sheets.filter((x) => !x.state || x.state === 'visible');
-  let sheet = null;
-  for (const x of visible.length ? visible : info.sheets) {
-    const rel = rels.get(x.id);
-    sheet = rel ? part(rel.path) : null;
-    if (sheet) break;
-  }
-  // a workbook without relations: its first worksheet part
-  if (!sheet)
-    for (const [name, p] of parts)
-      if (name.startsWith(dir.toLowerCase()) && /^worksheets\\/[^/]+\\.xml$/.test(name.slice(dir.length))) {
-        sheet = p;
-        break;
-      }
-  if (!sheet) throw new Error('no worksheet');
-  return { sheet, date1904: info.date1904, strings: related('/sharedStrings', 'sharedStrings.xml'), styles: related('/styles', 'styles.xml') };
-}
-// exceljs's test of a number format for a date: a day, month, year or time letter outside [] and ""
-const BUILT_IN_DATES = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 45, 46, 47]);
-function isDateFormat(code) {
-  return /[ymdhMsb]/.test(code.replace(/\\[[^\\]]*]/g, '').replace(/"[^"]*"/g, ''));
-}
-// for each cell style (the s of a cell) whether it shows a date
-async function dateStylesOf(file, part) {
-  const dates = [];
-  if (!part) return dates;
-  const custom = new Map();
-  let inXfs = false;
-  await scanPart(file, part, {
-    text() {}, cdata() {},
-    open(name, s, from, to) {
-      if (name === 'numFmt') {
-        const a = attributes(s, from, to);
-        custom.set(Number(a.numFmtId), a.formatCode ?? '');
-      } else if (name === 'cellXfs') inXfs = true;
-      else if (name === 'xf' && inXfs) {
-        const id = Number(attributes(s, from, to).numFmtId ?? 0);
-        dates.push(id > 0 && (custom.has(id) ? isDateFormat(custom.get(id)) : BUILT_IN_DATES.has(id)));
-      }
-    },
-    close(name) {
-      if (name === 'cellXfs') { inXfs = false; this.done = true; }
-    },
-  });
-  return dates;
-}
-
-// ---- the shared strings (most of a sheet's texts), kept as UTF-8 in one growing buffer with
-// their offsets, not as one string object each (a Map of 200,000 strings is tens of MiB of heap)
-let strings = Buffer.alloc(1 << 16);
-let ends = new Uint32Array(1 << 12);
-let stringCount = 0;
-function keepString(value) {
-  const at = stringCount ? ends[stringCount - 1] : 0;
-  const size = Buffer.byteLength(value);
-  if (at + size > MAX_STRINGS_BYTES) throw new Error('shared strings over ' + MAX_STRINGS_BYTES + ' bytes');
-  if (at + size > strings.length) {
-    const bigger = Buffer.allocUnsafe(Math.max(strings.length * 2, at + size));
-    strings.copy(bigger, 0, 0, at);
-    strings = bigger;
-  }
-  strings.write(value, at);
-  if (stringCount === ends.length) {
-    const bigger = new Uint32Array(ends.length * 2);
-    bigger.set(ends);
-    ends = bigger;
-  }
-  ends[stringCount++] = at + size;
-}
-// room for the texts of a shared strings part of size bytes of XML (its texts take fewer), not
-// filled: only the pages written count in the process's memory, and it is not copied as it grows
-function reserveStrings(size) {
-  strings = Buffer.allocUnsafe(Math.max(1 << 16, Math.min(size, MAX_STRINGS_BYTES)));
-}
-function sharedString(index) {
-  if (!(index >= 0 && index < stringCount)) return '';
-  return strings.toString('utf8', index ? ends[index - 1] : 0, ends[index]);
-}
-// a text collected from the texts of its <t> elements (rich text runs too), not of a phonetic
-// guide (<rPh>) or its properties: the shared strings' <si>, an inline string's <is>
-function textCollector() {
-  return {
-    taking: false, text: '', value: '', inPhonetic: false,
-    start() { this.value = ''; this.inPhonetic = false; this.taking = false; },
-    open(name) {
-      if (name === 't' && !this.inPhonetic) { this.taking = true; this.text = ''; }
-      else if (name === 'rPh') this.inPhonetic = true;
-    },
-    close(name) {
-      if (name === 't' && this.taking) { this.value += decode(this.text); this.taking = false; }
-      else if (name === 'rPh') this.inPhonetic = false;
-    },
-    add(s, from, to) {
-      if (!this.taking) return;
-      this.text += s.slice(from, to);
-      if (this.text.length > MAX_TEXT) throw new Error('a text longer than ' + MAX_TEXT + ' characters');
-    },
-  };
-}
-function stringsHandler() {
-  const t = textCollector();
-  let inItem = false;
-  return {
-    open(name) {
-      if (name === 'si') { inItem = true; t.start(); }
-      else if (inItem) t.open(name);
-    },
-    close(name) {
-      if (name === 'si') { inItem = false; keepString(unescapeText(t.value)); }
-      else if (inItem) t.close(name);
-    },
-    text(s, from, to) { if (inItem) t.add(s, from, to); },
-    cdata(text) { if (inItem && t.taking) t.text += text; },
-  };
-}
-
-// ---- the sheet: rows of cell texts, as exceljs's reader gave them
-function columnOf(ref) {
-  let col = 0;
-  for (let i = 0; i < ref.length; i++) {
-    const c = ref.charCodeAt(i) & ~32; // upper case
-    if (c < 65 || c > 90) break;
-    col = col * 26 + (c - 64);
-  }
-  return col;
-}
-function dayOf(serial, date1904) {
-  const ms = Math.round((serial - 25569 + (date1904 ? 1462 : 0)) * 86400000);
-  return Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString().slice(0, 10) : '';
-}
-function sheetHandler(book, emit) {
-  const inline = textCollector();
-  let inData = false;
-  let cells = null;
-  let rowNumber = 0;
-  let column = 0;
-  let type = '';
-  let style = 0;
-  let formula = false;
-  let value = null;
-  let inValue = false;
-  let inInline = false;
-  let hadInline = false;
-  let rows = 0;
-  function number(v) {
-    const n = parseFloat(v);
-    if (Number.isNaN(n)) return '';
-    return style && book.dates[style] ? dayOf(n, book.date1904) : String(n);
-  }
-  // the cell's text, or undefined for a cell with neither value nor formula (left out, as exceljs did)
-  function cellText() {
-    if (hadInline) return unescapeText(inline.value).trim();
-    if (formula) {
-      if (value === null || type === 'e') return '';
-      if (type === 'str') return unescapeText(decode(value)).trim();
-      if (type === 'b') return parseInt(value, 10) !== 0 ? 'true' : 'false';
-      return number(value);
-    }
-    if (value === null) return undefined;
-    switch (type) {
-      case 's':
-        return sharedString(parseInt(value, 10)).trim();
-      case 'str':
-      case 'inlineStr':
-        return unescapeText(decode(value)).trim();
-      case 'e':
-        return '';
-      case 'b':
-        return parseInt(value, 10) !== 0 ? 'true' : 'false';
-      case 'd':
-        return decode(value).trim().slice(0, 10);
-      default:
-        return number(value);
-    }
-  }
-  return {
-    done: false,
-    open(name, s, from, to) {
-      if (!inData) {
-        if (name === 'sheetData') inData = true;
-        return;
-      }
-      if (name === 'row') {
-        const r = parseInt(attributes(s, from, to).r, 10);
-        rowNumber = r > 0 ? r : rowNumber + 1;
-        if (++rows > MAX_ROWS || rowNumber > MAX_ROWS) throw new Error('more than ' + MAX_ROWS + ' rows');
-        cells = [];
-        column = 0;
-      } else if (cells === null) {
-        return;
-      } else if (name === 'c') {
-        const a = attributes(s, from, to);
-        const col = a.r ? columnOf(a.r) : 0;
-        column = col > 0 ? col : column + 1;
-        if (column > MAX_COLUMNS) throw new Error('more than ' + MAX_COLUMNS + ' columns');
-        type = a.t || '';
-        style = a.s ? parseInt(a.s, 10) || 0 : 0;
-        formula = false;
-        value = null;
-        inInline = false;
-        hadInline = false;
-        inline.start();
-      } else if (name === 'v') {
-        inValue = true;
-        value = '';
-      } else if (name === 'f') {
-        formula = true;
-      } else if (name === 'is') {
-        inInline = true;
-        hadInline = true;
-      } else if (inInline) {
-        inline.open(name);
-      }
-    },
-    close(name) {
-      if (!inData) return;
-      if (name === 'v') inValue = false;
-      else if (name === 'is') inInline = false;
-      else if (name === 'c') {
-        if (cells === null) return;
-        inInline = false;
-        const text = cellText();
-        if (text !== undefined) cells[column - 1] = text;
-        type = '';
-        value = null;
-        inline.start();
-      } else if (name === 'row') {
-        if (cells === null) return;
-        // a hole (a cell not in the file) is ''
-        emit([rowNumber, Array.from(cells, (c) => (c === undefined ? '' : c))]);
-        cells = null;
-      } else if (name === 'sheetData') {
-        inData = false;
-        this.done = true;
-      } else if (inInline) inline.close(name);
-    },
-    text(s, from, to) {
-      if (inValue) {
-        value += s.slice(from, to);
-        if (value.length > MAX_TEXT) throw new Error('a value longer than ' + MAX_TEXT + ' characters');
-      } else if (inInline) inline.add(s, from, to);
-    },
-    cdata(text) {
-      if (inValue) value += text;
-      else if (inInline && inline.taking) inline.text += text;
-    },
-  };
-}
-
-const encoder = new TextEncoder();
-// The file to parse: its chunks as they arrive, whether its upload ended, how many batches it may
-// send ahead (the main thread acknowledges each batch it has read).
-let job = null;
-let jobArrived = null;
-const poke = (j) => { const w = j.wake; j.wake = null; if (w) w(); };
-parentPort.on('message', (m) => {
-  if (m.start) {
-    job = { batch: m.start.batch, credit: m.start.ahead, chunks: [], ended: false, wake: null };
-    if (jobArrived) jobArrived(job);
-    return;
-  }
-  if (!job) return;
-  if (m.chunk) job.chunks.push(Buffer.from(m.chunk));
-  if (m.end) job.ended = true;
-  if (m.ack) job.credit++;
-  poke(job);
-});
-async function fileOf(j) {
-  while (!j.ended) await new Promise((r) => (j.wake = r));
-  const file = chunkedFile(j.chunks);
-  j.chunks = [];
-  return file;
-}
-// the rows of the sheet, a batch at a time, to the main thread
-function sender(j) {
-  let batch = [];
-  let sending = Promise.resolve();
-  const send = async (rows) => {
-    while (j.credit <= 0) await new Promise((r) => (j.wake = r));
-    j.credit--;
-    // one transferred buffer per batch: no rows in the main thread's heap until it reads them
-    const bytes = encoder.encode(JSON.stringify(rows));
-    parentPort.postMessage({ rows: bytes }, [bytes.buffer]);
-  };
-  return {
-    row(r) {
-      batch.push(r);
-      if (batch.length === j.batch) {
-        const full = batch;
-        batch = [];
-        sending = sending.then(() => send(full));
-      }
-    },
-    // rows wait here (at most a chunk's worth past the credit) while the main thread is behind
-    get waiting() { return sending; },
-    async end() {
-      await sending;
-      if (batch.length) await send(batch);
-    },
-  };
-}
-async function parse(j, file) {
-  const parts = zipEntries(file);
-  const book = await workbookOf(file, parts);
-  book.dates = await dateStylesOf(file, book.styles);
-  if (book.strings) {
-    reserveStrings(book.strings.size);
-    await scanPart(file, book.strings, stringsHandler());
-  }
-  const out = sender(j);
-  const h = sheetHandler(book, out.row);
-  const write = xmlScanner(h);
-  for await (const text of partText(file, book.sheet)) {
-    // past </sheetData> the rest is only read for its CRC
-    if (h.done) continue;
-    write(text);
-    // no further than the batches the main thread allowed (a chunk of 64 kB is some 300 rows)
-    await out.waiting;
-  }
-  await out.end();
-}
-// A sheet of its own (WARM_ROWS rows as Excel writes them), scanned once before the real file so
-// that the file meets compiled code.
-function warmUp(rows) {
-  let sst = '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">';
-  let sheet = '<worksheet><sheetData>';
-  let n = 0;
-  for (let r = 1; r <= rows; r++) {
-    const texts = ['Name' + r, 'Surname' + (r % 97), 'p' + r + '@example.com', 'Company &amp; ' + (r % 50)];
-    sheet += '<row r="' + r + '" spans="1:6">';
-    texts.forEach((text, c) => {
-      sheet += '<c r="' + String.fromCharCode(65 + c) + r + '" t="s"><v>' + n++ + '</v></c>';
-      sst += '<si><t>' + text + '</t></si>';
-    });
-    sheet += '<c r="E' + r + '" s="1"><v>' + (45000 + r) + '</v></c><c r="F' + r + '" t="inlineStr"><is><t>x</t></is></c></row>';
-  }
-  sst += '</sst>';
-  sheet += '</sheetData></worksheet>';
-  let count = 0;
-  const book = { date1904: false, dates: [false, true] };
-  for (const [text, h] of [[sst, stringsHandler()], [sheet, sheetHandler(book, () => count++)]]) {
-    const write = xmlScanner(h);
-    for (let i = 0; i < text.length; i += 1 << 16) write(text.slice(i, i + (1 << 16)));
-  }
-  return count;
-}
-function reset() {
-  strings = Buffer.alloc(1 << 16);
-  ends = new Uint32Array(1 << 12);
-  stringCount = 0;
-}
-(async () => {
-  if (workerData.warmRows > 0) {
-    let warmed = 0;
-    try {
-      warmed = warmUp(workerData.warmRows);
-    } catch {}
-    reset();
-    // how many rows of its own sheet it read (the spec checks the warm-up works)
-    parentPort.postMessage({ warmed });
-  }
-  // then the one file this worker reads
-  const j = job ?? (await new Promise((r) => (jobArrived = r)));
-  try {
-    await parse(j, await fileOf(j));
-    parentPort.postMessage({ done: true });
-  } catch (err) {
-    parentPort.postMessage({ error: String((err && err.message) || err) });
-  }
-})();
-`;
+const PARSER = new URL('./xlsx-sheet.worker.js', import.meta.url);
 
 /** A parser that waits for a file (one per process, see warmParser). */
 let spare: Worker | null = null;
 
 /**
- * The rows of the sheet a new parser reads before it waits for its file (see PARSER's `warmUp`):
+ * The rows of the sheet a new parser reads before it waits for its file (xlsx-sheet.js `warmUp`):
  * enough for V8 to compile the scanner's hot paths, so that the file is parsed by optimised code.
  */
 export const WARM_ROWS = 500;
 
 function newParser(warmRows = WARM_ROWS): Worker {
   const parser = new Worker(PARSER, {
-    eval: true,
     workerData: { warmRows },
     // a young generation of 8 MB: the scanner makes little garbage (100,000 rows as fast as with
     // 16, 6 MiB less at the peak, measured 2026-11-29; exceljs's reader needed 16)
