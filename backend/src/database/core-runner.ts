@@ -68,6 +68,8 @@ export interface RunOptions {
 
 interface SqliteStatement {
   all(params: unknown[]): unknown[];
+  /** rows as arrays of their values (true) or as objects (false, the default) */
+  raw(on: boolean): SqliteStatement;
   run(params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
 }
 interface SqliteTransaction<A extends unknown[], T> {

@@ -7,7 +7,11 @@ import type { DataSource } from 'typeorm';
 export interface MysqlConnection {
   query(sql: string, cb: (err: Error | null, rows?: unknown) => void): void;
   query(sql: string, params: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
-  execute(sql: string, params: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
+  execute(
+    sql: string | { sql: string; rowsAsArray?: boolean },
+    params: unknown[],
+    cb: (err: Error | null, rows?: unknown) => void,
+  ): void;
   release(): void;
 }
 export interface MysqlPool {
@@ -32,6 +36,16 @@ export const myQuery = (conn: MysqlConnection, sql: string) =>
 export const myText = (conn: MysqlConnection, sql: string, params: unknown[]) =>
   new Promise<unknown>((ok, fail) => conn.query(sql, params, (e, r) => (e ? fail(e) : ok(r))));
 
-/** A server-side prepared statement (mysql2 keeps it per connection). */
-export const myExecute = (conn: Pick<MysqlConnection, 'execute'>, sql: string, params: unknown[]) =>
-  new Promise<unknown>((ok, fail) => conn.execute(sql, params, (e, r) => (e ? fail(e) : ok(r))));
+/**
+ * A server-side prepared statement (mysql2 keeps it per connection); with `rowsAsArray` each row is
+ * an array of its values in the SELECT's order.
+ */
+export const myExecute = (
+  conn: Pick<MysqlConnection, 'execute'>,
+  sql: string,
+  params: unknown[],
+  rowsAsArray = false,
+) =>
+  new Promise<unknown>((ok, fail) =>
+    conn.execute(rowsAsArray ? { sql, rowsAsArray } : sql, params, (e, r) => (e ? fail(e) : ok(r))),
+  );

@@ -13,6 +13,12 @@ import { myExecute, mysqlPool } from './mysql-driver.js';
  */
 export interface PreparedReader {
   all<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]>;
+  /**
+   * The rows as arrays of their values in the SELECT's order: no object with a key per column is
+   * made for each row, which is about half of a small read's cost on SQLite (a row of 23 columns:
+   * 28 µs as objects, 11–15 µs as arrays, measured 2026-11-29). For the hottest reads.
+   */
+  arrays<T extends unknown[] = unknown[]>(sql: string, params: unknown[]): Promise<T[]>;
 }
 
 const readers = new WeakMap<DataSource, PreparedReader>();
@@ -34,6 +40,17 @@ function sqliteReader(ds: DataSource): PreparedReader {
       // reconnect prepares again)
       return sqliteStatement(sqliteConnection(ds), sql).all(params) as T[];
     },
+    async arrays<T extends unknown[]>(sql: string, params: unknown[]): Promise<T[]> {
+      // the same cached statement, in raw mode for this one synchronous call (nothing else can
+      // run it in between)
+      const stmt = sqliteStatement(sqliteConnection(ds), sql);
+      stmt.raw(true);
+      try {
+        return stmt.all(params) as T[];
+      } finally {
+        stmt.raw(false);
+      }
+    },
   };
 }
 
@@ -41,6 +58,9 @@ function mysqlReader(ds: DataSource): PreparedReader {
   return {
     async all<T>(sql: string, params: unknown[]): Promise<T[]> {
       return (await myExecute(mysqlPool(ds, 'prepared reads'), sql, params)) as T[];
+    },
+    async arrays<T extends unknown[]>(sql: string, params: unknown[]): Promise<T[]> {
+      return (await myExecute(mysqlPool(ds, 'prepared reads'), sql, params, true)) as T[];
     },
   };
 }
