@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -22,33 +21,8 @@ import { Worker } from 'node:worker_threads';
 export const CHECK_MS = 100;
 export const FALLBACK_PAGES = 8_000;
 
-// The thread: plain CommonJS evaluated by Worker (no file of its own to find in dist or in tests).
-const SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const Database = require(workerData.driver);
-let db;
-let last = '';
-const tick = () => {
-  try {
-    const st = fs.statSync(workerData.file + '-wal', { throwIfNoEntry: false });
-    const seen = st ? st.size + ':' + st.mtimeMs : '';
-    if (!st || seen === last) return;
-    db ??= new Database(workerData.file, { fileMustExist: true });
-    const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    // what was copied is what the stat saw (or more): look again only after the next change
-    last = seen;
-    parentPort.postMessage({ log: r.log, checkpointed: r.checkpointed });
-  } catch (error) {
-    parentPort.postMessage({ error: String(error && error.message || error) });
-  }
-};
-const timer = setInterval(tick, workerData.every);
-parentPort.on('message', (m) => {
-  if (m === 'now') tick();
-  if (m === 'stop') { clearInterval(timer); try { db && db.close(); } catch {} parentPort.close(); }
-});
-`;
+// The thread (a file of its own, run as it is from dist and from the sources)
+const THREAD = new URL('./sqlite-checkpoint.worker.js', import.meta.url);
 
 interface Connection {
   name: string;
@@ -67,8 +41,7 @@ export class SqliteCheckpointer {
   private readonly waiting: (() => void)[] = [];
 
   private constructor(file: string, every: number) {
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(SOURCE, { eval: true, workerData: { file, every, driver } });
+    this.worker = new Worker(THREAD, { workerData: { file, every } });
     // the thread never keeps the process alive (it is stopped with the connection anyway)
     this.worker.unref();
     this.worker.on('message', (m: { log?: number; checkpointed?: number; error?: string }) => {
