@@ -3,8 +3,10 @@
 // people in groups and zones: bench/check.mjs), next to a bare Fastify hello-world in the same run. The client is a child process (its own core,
 // one keep-alive agent, --concurrency requests in flight); the two servers are measured in
 // interleaved rounds (bare, app, app, bare, ...) and the medians of the rounds are printed: req/s,
-// p50/p99 latency, the server process's CPU per request, the ratio app/bare, and the SQL statements
-// one call runs (counted on the driver's query runners over 100 sequential calls).
+// p50/p99 latency, the CPU per request of the server process, of the client and (MariaDB on this
+// machine) of the database server, how many of the machine's cores the three kept busy (near all of
+// them: the figures are bounded by the machine, not by one party's wait), the ratio app/bare, and
+// the SQL statements one call runs (counted on the driver's query runners over 100 sequential calls).
 //
 //   node bench/auth.mjs [--db sqlite|mariadb] [--route authorization|check] [--rounds 7] [--requests 5000]
 //                       [--concurrency 50] [--profile FILE: the CPU profile of one more round of the route]
@@ -17,6 +19,14 @@ import http from 'node:http';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
+const readOr = (file) => {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
 
 /** The client: `total` GETs, `concurrency` in flight, one keep-alive agent. */
 async function load({ url, total, concurrency, headers }) {
@@ -65,7 +75,10 @@ if (process.argv[2] === '--client') {
   // one child serves every round: measurements arrive as messages, 'exit' ends it
   process.on('message', async (job) => {
     if (job === 'exit') process.exit(0);
-    process.send(await load(job));
+    const cpu0 = process.cpuUsage();
+    const result = await load(job);
+    const cpu = process.cpuUsage(cpu0);
+    process.send({ ...result, clientCpuUs: (cpu.user + cpu.system) / job.total });
   });
 } else {
   const { values } = parseArgs({
@@ -87,13 +100,32 @@ if (process.argv[2] === '--client') {
 
   const child = fork(fileURLToPath(import.meta.url), ['--client']);
   await new Promise((r) => child.once('spawn', r));
-  /** One measurement by the client, with this process's (the servers') CPU and event-loop time per request. */
+  // The database server's CPU (MariaDB runs on this machine: its process's utime + stime from
+  // /proc, in clock ticks of 10 ms), so that the table shows where the machine's cores went.
+  const dbPid =
+    values.db === 'mariadb'
+      ? fs
+          .readdirSync('/proc')
+          .find((p) => /^\d+$/.test(p) && /^(mariadbd|mysqld)$/.test(readOr(`/proc/${p}/comm`).trim()))
+      : undefined;
+  const dbTicks = () => {
+    const stat = dbPid ? readOr(`/proc/${dbPid}/stat`) : '';
+    // the fields after the command's closing parenthesis: utime and stime are the 12th and 13th
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return stat ? Number(fields[11]) + Number(fields[12]) : Number.NaN;
+  };
+  /**
+   * One measurement by the client, with this process's (the servers') CPU, the client's own and the
+   * database server's per request.
+   */
   const measure = (job) =>
     new Promise((resolve) => {
       const cpu0 = process.cpuUsage();
+      const ticks0 = dbTicks();
       child.once('message', (result) => {
         const cpu = process.cpuUsage(cpu0);
-        resolve({ ...result, cpuUs: (cpu.user + cpu.system) / job.total });
+        const dbUs = ((dbTicks() - ticks0) * 10_000) / job.total;
+        resolve({ ...result, cpuUs: (cpu.user + cpu.system) / job.total, dbUs });
       });
       child.send(job);
     });
@@ -182,6 +214,12 @@ if (process.argv[2] === '--client') {
     p50: median(list.map((x) => x.p50)),
     p99: median(list.map((x) => x.p99)),
     cpuUs: Math.round(median(list.map((x) => x.cpuUs))),
+    clientUs: Math.round(median(list.map((x) => x.clientCpuUs))),
+    dbUs: Math.round(median(list.map((x) => x.dbUs))),
+    // the cores the three (client, server, database) kept busy between them in that round
+    cores: median(
+      list.map((x) => ((x.cpuUs + x.clientCpuUs + (Number.isNaN(x.dbUs) ? 0 : x.dbUs)) * x.perSecond) / 1e6),
+    ),
     failed: list.reduce((n, x) => n + x.failed, 0),
     spread: `${Math.min(...list.map((x) => x.perSecond))}–${Math.max(...list.map((x) => x.perSecond))}`,
   });
@@ -198,13 +236,17 @@ if (process.argv[2] === '--client') {
   console.log(
     `\n${values.db}${build}: ${ROUNDS} interleaved rounds of ${REQUESTS} GETs, ${CONCURRENCY} in flight, medians; load average ${load1}`,
   );
+  const db = (x) => (Number.isNaN(x.dbUs) ? '–' : x.dbUs);
   console.log(
-    '| run | req/s (median) | rounds min–max | p50 ms | p99 ms | server CPU µs/req | failed |\n|---|---|---|---|---|---|---|',
+    '| run | req/s (median) | rounds min–max | p50 ms | p99 ms | server CPU µs/req | client CPU µs/req | database CPU µs/req | cores busy | failed |\n|---|---|---|---|---|---|---|---|---|---|',
   );
-  console.log(
-    `| bare Fastify hello-world | ${b.perSecond} | ${b.spread} | ${f(b.p50)} | ${f(b.p99)} | ${b.cpuUs} | ${b.failed} |`,
-  );
-  console.log(`| ${label} | ${a.perSecond} | ${a.spread} | ${f(a.p50)} | ${f(a.p99)} | ${a.cpuUs} | ${a.failed} |`);
+  for (const [name, x] of [
+    ['bare Fastify hello-world', b],
+    [label, a],
+  ])
+    console.log(
+      `| ${name} | ${x.perSecond} | ${x.spread} | ${f(x.p50)} | ${f(x.p99)} | ${x.cpuUs} | ${x.clientUs} | ${name === label ? db(x) : '–'} | ${x.cores.toFixed(2)} of ${os.availableParallelism()} | ${x.failed} |`,
+    );
   const ratio = a.perSecond / b.perSecond;
   const target = values.route === 'check' ? 0.1 : 0.15;
   console.log(
