@@ -13,7 +13,11 @@ import type { AdminUserEntity } from '../admin-user/admin-user.entity.js';
 import type { OperatorEntity } from '../manage/operator.entity.js';
 import type { SessionTokenEntity, TokenKind } from './session-token.entity.js';
 
-/** At most this many resolved sessions are kept (least recently used go first). */
+/**
+ * At most this many resolved sessions are kept of the office's and operators' sessions, and as many
+ * again of online visitors' tokens (least recently used go first in each): a rush of visitors on the
+ * public form does not push the staff's sessions out.
+ */
 export const SESSION_CACHE_MAX = 10_000;
 /** A safety net only: every change that matters invalidates at once; an entry is re-read after this anyway. */
 export const SESSION_CACHE_TTL_MS = 30_000;
@@ -48,7 +52,10 @@ type Message = { o: string } & ({ t: number } | { k: TokenKind; p: number } | { 
 @Injectable()
 export class SessionCache implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('SessionCache');
+  /** The staff's sessions (admin, manage) by token hash. */
   private readonly entries = new Map<string, Entry>();
+  /** Online visitors' tokens by token hash (a map of its own: see SESSION_CACHE_MAX). */
+  private readonly visitors = new Map<string, Entry>();
   /** The subject summaries that session answers carry (GET authorization), by subject id. */
   private readonly subjects = new Map<number, { summary: SubjectSummary; until: number }>();
   /** Bumped by every invalidation: a read that began before one does not store what it read. */
@@ -60,7 +67,7 @@ export class SessionCache implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   get size(): number {
-    return this.entries.size;
+    return this.entries.size + this.visitors.size;
   }
 
   /** The generation to hand back to `put` after reading the database. */
@@ -69,27 +76,33 @@ export class SessionCache implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   get(tokenHash: string): CachedSession | undefined {
-    const entry = this.entries.get(tokenHash);
-    if (!entry) return undefined;
+    let map = this.entries;
+    let entry = map.get(tokenHash);
+    if (!entry) {
+      map = this.visitors;
+      entry = map.get(tokenHash);
+      if (!entry) return undefined;
+    }
     if (entry.until <= Date.now()) {
-      this.entries.delete(tokenHash);
+      map.delete(tokenHash);
       return undefined;
     }
     // most recently used last: Map keeps insertion order
-    this.entries.delete(tokenHash);
-    this.entries.set(tokenHash, entry);
+    map.delete(tokenHash);
+    map.set(tokenHash, entry);
     return entry;
   }
 
   /** Stores a session read from the database, unless something was invalidated since the read began. */
   put(tokenHash: string, session: CachedSession, version: number): void {
     if (version !== this.generation) return;
-    this.entries.delete(tokenHash);
-    while (this.entries.size >= SESSION_CACHE_MAX) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
+    const map = isOnlineKind(session.kind) ? this.visitors : this.entries;
+    map.delete(tokenHash);
+    while (map.size >= SESSION_CACHE_MAX) {
+      const oldest = map.keys().next().value as string;
+      map.delete(oldest);
     }
-    this.entries.set(tokenHash, { ...session, until: Date.now() + SESSION_CACHE_TTL_MS });
+    map.set(tokenHash, { ...session, until: Date.now() + SESSION_CACHE_TTL_MS });
   }
 
   /** The cached summary of a subject (name, key, languages, extensions, time zone). */
@@ -127,6 +140,7 @@ export class SessionCache implements OnApplicationBootstrap, BeforeApplicationSh
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.visitors.clear();
     this.subjects.clear();
   }
 
@@ -137,13 +151,15 @@ export class SessionCache implements OnApplicationBootstrap, BeforeApplicationSh
 
   private dropToken(tokenId: number): void {
     this.generation++;
-    for (const [hash, entry] of this.entries) if (entry.token.id === tokenId) this.entries.delete(hash);
+    for (const map of [this.entries, this.visitors])
+      for (const [hash, entry] of map) if (entry.token.id === tokenId) map.delete(hash);
   }
 
   private dropPrincipal(kind: TokenKind, principalId: number): void {
     this.generation++;
-    for (const [hash, entry] of this.entries)
-      if (entry.kind === kind && entry.token.principalId === principalId) this.entries.delete(hash);
+    const map = isOnlineKind(kind) ? this.visitors : this.entries;
+    for (const [hash, entry] of map)
+      if (entry.kind === kind && entry.token.principalId === principalId) map.delete(hash);
   }
 
   // ---- across instances ----

@@ -186,6 +186,29 @@ describe('SessionCache bounds', () => {
     expect(c.get('new')).toBeDefined();
   });
 
+  it("keeps online visitors' tokens apart: a rush of them does not push a staff session out", async () => {
+    const c = cache();
+    c.put('staff', session(1), c.version);
+    const visitor = (id: number) => ({
+      kind: 'online-user' as const,
+      token: { id, principalId: id } as SessionTokenEntity,
+      principal: null,
+    });
+    for (let i = 0; i < SESSION_CACHE_MAX + 10; i++) c.put(`v${i}`, visitor(1000 + i), c.version);
+    expect(c.get('staff')).toBeDefined();
+    expect(c.size).toBe(SESSION_CACHE_MAX + 1);
+    expect(c.get('v0')).toBeUndefined();
+    expect(c.get(`v${SESSION_CACHE_MAX + 9}`)?.kind).toBe('online-user');
+    // invalidations reach both: a visitor's token, a visitor, and a staff principal of the same id
+    await c.tokenChanged(1000 + SESSION_CACHE_MAX + 9);
+    expect(c.get(`v${SESSION_CACHE_MAX + 9}`)).toBeUndefined();
+    c.put('v-same', visitor(1), c.version);
+    await c.principalChanged('online-user', 1);
+    expect([c.get('v-same'), c.get('staff')?.kind]).toEqual([undefined, 'admin']);
+    c.clear();
+    expect(c.size).toBe(0);
+  });
+
   it('forgets an entry after the TTL, and never stores a read that an invalidation overtook', async () => {
     vi.useFakeTimers();
     const c = cache();
