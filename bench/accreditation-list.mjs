@@ -235,6 +235,16 @@ await stats('filter by group', (i) =>
     filterData: { groupId: groups[i % groups.length] },
   }),
 );
+// a deep page of a filtered list: a random page of one group (a tenth of the people)
+const groupPages = Math.max(1, Math.floor(ROWS / groups.length / 10));
+await stats('filter by group, random page', (i) =>
+  call('POST', '/user/filter', {
+    actionId: action.id,
+    page: 1 + ((i * 7919) % groupPages),
+    pageSize: 10,
+    filterData: { groupId: groups[i % groups.length] },
+  }),
+);
 await stats('filter by printed', () =>
   call('POST', '/user/filter', { actionId: action.id, page: 1, pageSize: 10, filterData: { printed: 1 } }),
 );

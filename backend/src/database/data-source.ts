@@ -79,6 +79,7 @@ import { TrigramPending1764300000001 } from './migrations/1764300000001-trigram-
 import { ListBlocks1764400000001 } from './migrations/1764400000001-list-blocks.js';
 import { GroupCounts1764400000002 } from './migrations/1764400000002-group-counts.js';
 import { InsertTriggers1764500000001 } from './migrations/1764500000001-insert-triggers.js';
+import { GroupPersonIndex1764600000001 } from './migrations/1764600000001-group-person-index.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -161,6 +162,7 @@ export const MIGRATIONS = [
   ListBlocks1764400000001,
   GroupCounts1764400000002,
   InsertTriggers1764500000001,
+  GroupPersonIndex1764600000001,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

@@ -146,6 +146,18 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
           );
           expect(got.max).toBe(exactCount ? want.length : Math.min(want.length, 10_000));
         }
+        // pages from both ends (a group of one action's people: read from its links alone, the
+        // deep-page threshold being 0 here; a group of several actions: by the walk)
+        const last = Math.ceil(want.length / 7);
+        for (const page of new Set([1, 3, Math.ceil(last / 2), Math.ceil(last / 2) + 1, last - 1, last, last + 1])) {
+          if (page < 1) continue;
+          const got = (await post('user/filter', { actionId: a.id, page, pageSize: 7, filterData: { groupId: g.id } }))
+            .body;
+          expect(
+            got.data.map((r: { id: number }) => r.id),
+            `group ${g.id} of action ${a.id}, page ${page}`,
+          ).toEqual(want.slice((page - 1) * 7, page * 7).map((r: { id: number }) => Number(r.id)));
+        }
       }
   };
 

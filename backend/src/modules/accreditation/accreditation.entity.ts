@@ -102,7 +102,8 @@ export class AccreditationEntity {
 
 /** Groups of an accreditation: a join table, so filtering by group uses an index. */
 @Entity('accreditation_group')
-@Index('IDX_accreditation_group_groupId', ['groupId'])
+// (groupId, person): a group's people in id order (migration 1764600000001)
+@Index('IDX_accreditation_group_person', ['groupId', 'accreditationId'])
 export class AccreditationGroupEntity {
   @PrimaryColumn({ type: 'int' })
   accreditationId: number;

@@ -167,7 +167,14 @@ interface Filtered {
     read: () => Promise<{ block: number; n: number }[]>;
     below: (end: number, skip: number, take: number) => Promise<number[]>;
   };
+  /**
+   * A deep page (from LIST_BLOCKS_FROM) of the one condition there is, read by that condition's own
+   * index instead of the walk newest first; null where it cannot be (the walk then reads it).
+   */
+  pageOf?: (offset: number, take: number, exactCount: boolean) => Promise<ListPage | null>;
 }
+
+type ListPage = { rows: AccreditationEntity[]; max: number; maxCapped: boolean };
 
 @Injectable()
 export class AccreditationService {
@@ -329,11 +336,11 @@ export class AccreditationService {
    * COUNT_CAP + 1 matches unless `exactCount` asks for all (issue 16, bench/accreditation-list.mjs).
    */
   private async page(
-    { qb, conditions, count, capped, broad, blocks }: Filtered,
+    { qb, conditions, count, capped, broad, blocks, pageOf }: Filtered,
     page: number,
     pageSize: number,
     exactCount: boolean,
-  ): Promise<{ rows: AccreditationEntity[]; max: number; maxCapped: boolean }> {
+  ): Promise<ListPage> {
     const offset = (page - 1) * pageSize;
     if (!conditions && count) {
       // No filter: the action's size is the dashboard's count (accreditation_hourly, kept by
@@ -377,6 +384,10 @@ export class AccreditationService {
           .getRawMany<{ id: number }>()
       ).map((r) => Number(r.id));
       return { rows: await this.rowsByIds(fromOldest ? ids.reverse() : ids), ...counted };
+    }
+    if (pageOf && offset >= LIST_BLOCKS_FROM.offset) {
+      const found = await pageOf(offset, pageSize, exactCount);
+      if (found) return found;
     }
     if (conditions && !broad) {
       const ids = (
@@ -586,6 +597,7 @@ export class AccreditationService {
     // and one that stops after COUNT_CAP + 1 reading that condition's own index range.
     let soleCount: (() => Promise<number>) | undefined;
     let soleCapped: (() => Promise<number>) | undefined;
+    let solePage: Filtered['pageOf'];
     // The action's people, from the dashboard's counts (migration 1764102000000): a few rows.
     const actionCount = async () => {
       const [row] = await this.ds.query(
@@ -688,6 +700,36 @@ export class AccreditationService {
         return Number(row?.n ?? 0);
       };
       soleCapped = soleCount;
+      // A deep page: the walk newest first probes every person for the link (a page 100,000 deep
+      // into a group of a tenth walked a million people, 150-270 ms at a million). When every link
+      // of the group is a person of this subject and action (the group's links, counted on their
+      // index, are as many as the kept count of this action's linked people, which counts only
+      // people that exist), the page is read from the links alone, in person order
+      // (IDX_accreditation_group_person, migration 1764600000001), from the nearer end; its people
+      // are checked to be the action's all the same (a link written between the two reads: the
+      // walk reads the page instead).
+      solePage = async (offset, take, exactCount) => {
+        const [own]: { links: number; n: number }[] = await this.ds.query(
+          'SELECT (SELECT COUNT(*) FROM accreditation_group g WHERE g.groupId = ?) AS links, c.n AS n FROM accreditation_group_count c WHERE c.groupId = ? AND c.subjectId = ? AND c.actionId = ?',
+          [groupId, groupId, currentSubjectId(), actionId],
+        );
+        if (!own || Number(own.links) !== Number(own.n)) return null;
+        const total = Number(own.n);
+        const counted =
+          exactCount || total <= COUNT_CAP ? { max: total, maxCapped: false } : { max: COUNT_CAP, maxCapped: true };
+        const n = Math.min(take, total - offset);
+        if (n <= 0) return { rows: [], ...counted };
+        const fromOldest = offset > total / 2;
+        const ids = (
+          await this.ds.query(
+            `SELECT g.accreditationId AS id FROM accreditation_group g WHERE g.groupId = ? ORDER BY g.accreditationId ${fromOldest ? 'ASC' : 'DESC'} LIMIT ${n} OFFSET ${fromOldest ? total - offset - n : offset}`,
+            [groupId],
+          )
+        ).map((r: { id: number }) => Number(r.id));
+        const rows = await this.rowsByIds(fromOldest ? ids.reverse() : ids);
+        if (rows.length !== n || rows.some((r) => r.actionId !== actionId)) return null;
+        return { rows, ...counted };
+      };
     }
     if (filter.zoneId) {
       const ids = await this.firstIds('SELECT z.accreditationId AS id FROM accreditation_zone z WHERE z.zoneId = ?', [
@@ -901,6 +943,7 @@ export class AccreditationService {
       capped: conditions === 1 ? soleCapped : undefined,
       broad: conditions === 1 && known === 1,
       blocks: conditions === 0 ? blocks : undefined,
+      pageOf: conditions === 1 ? solePage : undefined,
     };
   }
 
