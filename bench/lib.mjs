@@ -72,7 +72,9 @@ export async function startBench(db, { webDist, env = {} } = {}) {
     }
     if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  return { app, ds, base, token, call, subjectId, now, stop };
+  /** The app's provider of a class of the measured build (its path under dist, its export's name). */
+  const provider = async (file, name) => app.get((await import(`${dist}/${file}`))[name]);
+  return { app, ds, base, token, call, subjectId, now, stop, provider };
 }
 
 /**
