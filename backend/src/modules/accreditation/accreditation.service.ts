@@ -176,6 +176,26 @@ interface Filtered {
 
 type ListPage = { rows: AccreditationEntity[]; max: number; maxCapped: boolean };
 
+/** A count as the list shows it: exact up to COUNT_CAP, or when asked, else COUNT_CAP and "+". */
+const shownCount = (n: number, exact = false) =>
+  exact || n <= COUNT_CAP ? { max: n, maxCapped: false } : { max: COUNT_CAP, maxCapped: true };
+
+/**
+ * The ids of a page of a list of `total` entries newest first (`take` of them after `offset`),
+ * read from the nearer end: a page past the middle from the oldest, skipping at most half of the
+ * entries. `read(order, skip)` reads `take` ids in that order after skipping `skip`.
+ */
+async function fromNearerEnd(
+  total: number,
+  offset: number,
+  take: number,
+  read: (order: 'ASC' | 'DESC', skip: number) => Promise<number[]>,
+): Promise<number[]> {
+  const fromOldest = offset > total / 2;
+  const ids = await read(fromOldest ? 'ASC' : 'DESC', fromOldest ? total - offset - take : offset);
+  return fromOldest ? ids.reverse() : ids;
+}
+
 @Injectable()
 export class AccreditationService {
   private readonly scoped: TenantRepository<AccreditationEntity>;
@@ -351,8 +371,7 @@ export class AccreditationService {
       // page that deep: LIST_BLOCKS_FROM).
       const deep = offset >= LIST_BLOCKS_FROM.offset;
       const [total, counts] = await Promise.all([count(), deep ? blocks?.read() : undefined]);
-      const counted =
-        exactCount || total <= COUNT_CAP ? { max: total, maxCapped: false } : { max: COUNT_CAP, maxCapped: true };
+      const counted = shownCount(total, exactCount);
       const take = Math.min(pageSize, total - offset);
       if (take <= 0) return { rows: [], ...counted };
       // only when the blocks add up to the count (read in the same moment; a write between the two
@@ -372,18 +391,18 @@ export class AccreditationService {
           return { rows: await this.rowsByIds(ids), ...counted };
         }
       }
-      // a page past the middle is read from the oldest end, skipping at most half of the entries
-      const fromOldest = offset > total / 2;
-      const ids = (
-        await qb
-          .clone()
-          .select('a.id', 'id')
-          .orderBy('a.id', fromOldest ? 'ASC' : 'DESC')
-          .offset(fromOldest ? total - offset - take : offset)
-          .limit(take)
-          .getRawMany<{ id: number }>()
-      ).map((r) => Number(r.id));
-      return { rows: await this.rowsByIds(fromOldest ? ids.reverse() : ids), ...counted };
+      const ids = await fromNearerEnd(total, offset, take, async (order, skip) =>
+        (
+          await qb
+            .clone()
+            .select('a.id', 'id')
+            .orderBy('a.id', order)
+            .offset(skip)
+            .limit(take)
+            .getRawMany<{ id: number }>()
+        ).map((r) => Number(r.id)),
+      );
+      return { rows: await this.rowsByIds(ids), ...counted };
     }
     if (pageOf && offset >= LIST_BLOCKS_FROM.offset) {
       const found = await pageOf(offset, pageSize, exactCount);
@@ -413,7 +432,7 @@ export class AccreditationService {
       exactCount
         ? (count ? count() : qb.getCount()).then((max) => ({ max, maxCapped: false }))
         : capped
-          ? capped().then((n) => (n > COUNT_CAP ? { max: COUNT_CAP, maxCapped: true } : { max: n, maxCapped: false }))
+          ? capped().then((n) => shownCount(n))
           : this.cappedCount(qb),
     ]);
     return { rows: await this.rowsByIds(pageIds.map((r) => Number(r.id))), ...counted };
@@ -433,8 +452,7 @@ export class AccreditationService {
       .limit(COUNT_CAP + 1)
       .getQueryAndParameters();
     const [row] = await this.ds.query(`SELECT COUNT(*) AS n FROM (${sql}) capped`, params);
-    const n = Number(row.n);
-    return n > COUNT_CAP ? { max: COUNT_CAP, maxCapped: true } : { max: n, maxCapped: false };
+    return shownCount(Number(row.n));
   }
 
   /** The accreditations of these ids, in this order (newest first). */
@@ -715,18 +733,18 @@ export class AccreditationService {
         );
         if (!own || Number(own.links) !== Number(own.n)) return null;
         const total = Number(own.n);
-        const counted =
-          exactCount || total <= COUNT_CAP ? { max: total, maxCapped: false } : { max: COUNT_CAP, maxCapped: true };
+        const counted = shownCount(total, exactCount);
         const n = Math.min(take, total - offset);
         if (n <= 0) return { rows: [], ...counted };
-        const fromOldest = offset > total / 2;
-        const ids = (
-          await this.ds.query(
-            `SELECT g.accreditationId AS id FROM accreditation_group g WHERE g.groupId = ? ORDER BY g.accreditationId ${fromOldest ? 'ASC' : 'DESC'} LIMIT ${n} OFFSET ${fromOldest ? total - offset - n : offset}`,
-            [groupId],
-          )
-        ).map((r: { id: number }) => Number(r.id));
-        const rows = await this.rowsByIds(fromOldest ? ids.reverse() : ids);
+        const ids = await fromNearerEnd(total, offset, n, async (order, skip) =>
+          (
+            await this.ds.query(
+              `SELECT g.accreditationId AS id FROM accreditation_group g WHERE g.groupId = ? ORDER BY g.accreditationId ${order} LIMIT ${n} OFFSET ${skip}`,
+              [groupId],
+            )
+          ).map((r: { id: number }) => Number(r.id)),
+        );
+        const rows = await this.rowsByIds(ids);
         if (rows.length !== n || rows.some((r) => r.actionId !== actionId)) return null;
         return { rows, ...counted };
       };
