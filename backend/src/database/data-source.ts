@@ -80,6 +80,7 @@ import { ListBlocks1764400000001 } from './migrations/1764400000001-list-blocks.
 import { GroupCounts1764400000002 } from './migrations/1764400000002-group-counts.js';
 import { InsertTriggers1764500000001 } from './migrations/1764500000001-insert-triggers.js';
 import { GroupPersonIndex1764600000001 } from './migrations/1764600000001-group-person-index.js';
+import { ListFacets1764700000001 } from './migrations/1764700000001-list-facets.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -163,6 +164,7 @@ export const MIGRATIONS = [
   GroupCounts1764400000002,
   InsertTriggers1764500000001,
   GroupPersonIndex1764600000001,
+  ListFacets1764700000001,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

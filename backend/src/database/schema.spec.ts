@@ -20,8 +20,8 @@ describe(`database schema on ${TEST_DB}`, () => {
 
   /**
    * The counts, feeds and indexes kept by triggers (the change feed of the stations, the dashboard's
-   * hourly counts, the mail totals, the search index, "not entered", the list's blocks and group
-   * counts, the extension clean-up). A later migration that rebuilds a table (on SQLite TypeORM's
+   * hourly counts, the mail totals, the search index, "not entered", the list's blocks, facets and
+   * group counts, the extension clean-up). A later migration that rebuilds a table (on SQLite TypeORM's
    * addColumn / changeColumn copy the table) drops its triggers without a word, and the numbers
    * they keep silently go wrong: this lists them. A migration that adds or removes a trigger on
    * purpose updates this list.
@@ -59,6 +59,7 @@ describe(`database schema on ${TEST_DB}`, () => {
           ...kept('accreditation', 'not_entered'),
           ...kept('accreditation', 'block'),
           ...kept('accreditation_group', 'count'),
+          ...kept('accreditation', 'printed'),
           ...search,
         ]),
         ...feed('accreditation_extension'),
@@ -68,6 +69,11 @@ describe(`database schema on ${TEST_DB}`, () => {
         'accreditation:TR_accreditation_grouped_upd',
         'entrance:TR_entrance_not_entered_del',
         'entrance:TR_entrance_not_entered_ins',
+        'entrance:TR_entrance_not_entered_upd',
+        ...kept('entrance', 'entered'),
+        'accreditation:TR_accreditation_entered_del',
+        'accreditation:TR_accreditation_entered_upd',
+        ...['del', 'ins', 'upd'].map((e) => `accreditation_not_entered:TR_accreditation_not_entered_facet_${e}`),
         ...kept('mail_queue', 'total'),
       ].sort(),
     );

@@ -36,7 +36,7 @@ const LINKED_PERSON = `DECLARE s, a INT DEFAULT NULL;
 const CHANGE = `INSERT INTO accreditation_change (subjectId, actionId, accreditationId, kind, changedAt) VALUES (s, a, NEW.accreditationId, 1, ${NOW})`;
 
 /** The merged triggers: the same rows written, in one trigger per table. */
-const MERGED: Record<string, string> = {
+export const MERGED: Record<string, string> = {
   TR_accreditation_ins: `AFTER INSERT ON accreditation FOR EACH ROW BEGIN
   INSERT INTO accreditation_change (subjectId, actionId, accreditationId, kind, changedAt) VALUES (NEW.subjectId, NEW.actionId, NEW.id, 1, ${NOW});
   INSERT INTO accreditation_hourly (subjectId, actionId, source, utcHour, registrations) VALUES (NEW.subjectId, NEW.actionId, NEW.source, DATE_FORMAT(NEW.createdAt, '%Y-%m-%d %H'), 1) ON DUPLICATE KEY UPDATE registrations = registrations + 1;

@@ -24,6 +24,7 @@ import { assertOwned } from '../../common/crud.js';
 import type { AdminAuth } from '../../common/request.js';
 import { containing } from '../../database/columns.js';
 import { LIST_BLOCK_SIZE } from '../../database/migrations/1764400000001-list-blocks.js';
+import { FACET } from '../../database/migrations/1764700000001-list-facets.js';
 import { preparedReader } from '../../database/prepared.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
@@ -645,6 +646,56 @@ export class AccreditationService {
         ).map((r: { id: number }) => Number(r.id)),
     };
     if (!filter) return { qb, conditions, count: actionCount, blocks };
+    // A deep page of a facet alone (printed, not entered, entered on a day; migration
+    // 1764700000001), or with `complement` of the action's people outside it (not printed,
+    // entered, not entered on a day): its people counted per block of ids, summed newest first
+    // until the offset falls inside a block, and the filter's own walk newest first from that
+    // block's end, reading at most about a block's people instead of every one before the page.
+    // The complement's blocks are the action's less the facet's, read only when the action's add
+    // up to its count; null (the walk from the newest reads the page) where the counts cannot be
+    // right, or the walk found fewer people than they promised.
+    const facetPage =
+      (facet: string, complement: boolean): Filtered['pageOf'] =>
+      async (offset, take, exactCount) => {
+        const [own, people] = await Promise.all([
+          this.ds.query(
+            'SELECT f.block AS block, f.n AS n FROM accreditation_facet_block f WHERE f.actionId = ? AND f.facet = ? ORDER BY f.block DESC',
+            [actionId, facet],
+          ) as Promise<{ block: number; n: number }[]>,
+          complement ? Promise.all([blocks.read(), actionCount()]) : undefined,
+        ]);
+        let counts = own.map((b) => ({ block: Number(b.block), n: Number(b.n) }));
+        if (people) {
+          const [all, size] = people;
+          if (all.reduce((sum, b) => sum + b.n, 0) !== size) return null;
+          const inFacet = new Map(counts.map((b) => [b.block, b.n]));
+          const outside = all.map((b) => ({ block: b.block, n: b.n - (inFacet.get(b.block) ?? 0) }));
+          if (outside.some((b) => b.n < 0) || counts.some((b) => !all.some((a) => a.block === b.block))) return null;
+          counts = outside;
+        }
+        const total = counts.reduce((sum, b) => sum + b.n, 0);
+        const counted = shownCount(total, exactCount);
+        const n = Math.min(take, total - offset);
+        if (n <= 0) return { rows: [], ...counted };
+        let skip = offset;
+        const at = counts.find((b) => {
+          if (skip < b.n) return true;
+          skip -= b.n;
+          return false;
+        });
+        if (!at) return null;
+        const ids = (
+          await qb
+            .clone()
+            .select('a.id', 'id')
+            .andWhere('a.id < :facetEnd', { facetEnd: (at.block + 1) * LIST_BLOCK_SIZE })
+            .orderBy('a.id', 'DESC')
+            .offset(skip)
+            .limit(n)
+            .getRawMany<{ id: number }>()
+        ).map((r) => Number(r.id));
+        return ids.length === n ? { rows: await this.rowsByIds(ids), ...counted } : null;
+      };
     if (filter.text) {
       // One folded column: names, e-mail, code (see searchText).
       const folded = foldSearch(filter.text);
@@ -769,6 +820,7 @@ export class AccreditationService {
       const ownParams = [currentSubjectId(), actionId];
       selectiveOr('printedIds', await this.firstIds(own, ownParams), `+a.printCount ${test}`);
       soleCapped = () => this.countUpToCap(own, ownParams);
+      solePage = facetPage(FACET.printed, filter.printed === -1);
     }
     if (filter.entrance) {
       // 1 entered, 2 entered on a day, 3 not entered, 4 not entered on a day (spec §2); the day
@@ -779,6 +831,10 @@ export class AccreditationService {
       const params = { actionId, entranceDay };
       const day = onDay ? ' AND e.day = :entranceDay' : '';
       const not = filter.entrance > 2;
+      // entered (1) and not entered (3) from "not entered"'s blocks, on a day (2, 4) from the day's
+      solePage = onDay
+        ? facetPage(FACET.enteredOn(entranceDay), not)
+        : facetPage(FACET.notEntered, filter.entrance === 1);
       if (filter.entrance === 3) {
         // "Not entered": the action's people without an entry are `accreditation_not_entered`
         // (action, person; migration 1764200000001, kept by triggers on the accreditations and the
