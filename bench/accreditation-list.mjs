@@ -4,7 +4,7 @@
 // and p95 per call, in wall time and in this process's CPU time (server and client; on SQLite the
 // database as well, on MariaDB not).
 //
-//   node bench/accreditation-list.mjs [--db sqlite|mariadb] [--rows 100000] [--runs 50] [--no-export]
+//   node bench/accreditation-list.mjs [--db sqlite|mariadb] [--rows 100000] [--runs 50] [--no-export] [--only <label text>]
 // (build first: npm run build). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306);
 // there the seeding also fills the trigram tables through their triggers (migration 1764108100000):
 // ~40 rows per person, several times the seeding time. BENCH_KEEP=1 keeps the database afterwards
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '50' },
     // the .xlsx export of everyone at the end (minutes at a million): --no-export leaves it out
     export: { type: 'boolean', default: true },
+    // only the calls whose label holds this text (e.g. --only "random page"), to measure a few again
+    only: { type: 'string', default: '' },
   },
   allowNegative: true,
 });
@@ -192,6 +194,7 @@ const dbCpu = () => {
 // database too) spent on it: on a loaded machine the CPU figure moves far less than the wall time.
 // On a local MariaDB, its server's CPU time over all runs, per call (10 ms ticks, so an average).
 const stats = async (label, fn) => {
+  if (!label.includes(values.only)) return;
   for (let i = 0; i < 3; i++) await fn(i); // warm up
   const times = [];
   const cpus = [];
@@ -277,6 +280,20 @@ await stats('filter by entrance: on a day', () =>
     filterData: { entrance: 2, entranceDate: '2027-05-10' },
   }),
 );
+// Deep pages of the other filters alone: a random page of everyone the filter holds (the seed's
+// shares: printed 1 in 7, entered on the first day 4 in 5, every text and company broad).
+const deep = (label, filterData, matches) => {
+  const n = Math.max(1, Math.floor(matches / 10));
+  return stats(`${label}, random page`, (i) =>
+    call('POST', '/user/filter', { actionId: action.id, page: 1 + ((i * 7919) % n), pageSize: 10, filterData }),
+  );
+};
+await deep('filter by printed', { printed: 1 }, Math.floor(ROWS / 7));
+await deep('filter by not printed', { printed: -1 }, ROWS - Math.floor(ROWS / 7));
+await deep('filter by text (broad)', { text: 'example' }, ROWS);
+await deep('filter by user field (broad)', { customField: { [field.id]: 'Company' } }, ROWS);
+await deep('not entered', { entrance: 3 }, Math.floor(ROWS / 5));
+await deep('entered on a day', { entrance: 2, entranceDate: '2027-05-10' }, ROWS - Math.floor(ROWS / 5));
 const [{ first }] = await q('SELECT MIN(id) AS first FROM accreditation');
 await stats('detail', (i) => call('GET', `/user/${action.id}/${Number(first) + ((i * 104729) % ROWS)}`));
 await stats('check by code', (i) =>
