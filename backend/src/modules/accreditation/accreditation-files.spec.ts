@@ -315,6 +315,29 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
       ]);
     });
 
+    it('finds in every batch what the database and the earlier batches hold', async () => {
+      const before = await count();
+      // u5000 in the action already; then a sheet of more than three batches (250 rows) with that
+      // e-mail in its third batch, and a code of its first batch again in its third
+      expect(
+        (await upload(await sheetFile([person(5000, { 5: 'PIPE0001' })]), { actionId: action.id, zonesImportType: 2 }))
+          .body,
+      ).toEqual({ data: { imported: 1 } });
+      const rows = Array.from({ length: 800 }, (_, i) =>
+        person(
+          5001 + i,
+          i === 3 ? { 5: 'PIPE0002' } : i === 650 ? { 5: 'PIPE0002' } : i === 700 ? { 2: 'u5000@example.com' } : {},
+        ),
+      );
+      const res = await upload(await sheetFile(rows), { actionId: action.id, zonesImportType: 2 });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.rows).toEqual([
+        { row: 652, code: 'BC_EXIST_' },
+        { row: 702, code: 'EMAIL_EXIST_ON_ROW_' },
+      ]);
+      expect(await count()).toBe(before + 1);
+    });
+
     it('keeps all or nothing: a bad row after the first batches were checked, and a write failing in the middle', async () => {
       const before = await count();
       const rows = Array.from({ length: 1500 }, (_, i) => person(2000 + i, i === 1100 ? { 3: 'Nobody' } : {}));
