@@ -212,6 +212,46 @@ describe(`accreditation list facets on ${TEST_DB} (issue 16)`, () => {
     for (const x of actions) await expectPages(x.id);
   }, 300_000);
 
+  it('reads the page through the kept counts (5 counted in the wrong block move it)', async () => {
+    const a = actions[0].id;
+    for (const [facet, filterData, where] of [
+      ['printed', { printed: 1 }, 'printCount > 0'],
+      [
+        `entered:${D1}`,
+        { entrance: 2, entranceDate: D1 },
+        `EXISTS (SELECT 1 FROM entrance e WHERE e.accreditationId = a.id AND e.actionId = a.actionId AND e.type = 1 AND e.day = '${D1}')`,
+      ],
+    ] as const) {
+      const want = await idsOf(
+        `SELECT a.id FROM accreditation a WHERE a.subjectId = ? AND a.actionId = ? AND ${where} ORDER BY a.id DESC`,
+        [subjectId, a],
+      );
+      const [newest, next] = await t.ds.query(
+        'SELECT block, n FROM accreditation_facet_block WHERE actionId = ? AND facet = ? ORDER BY block DESC LIMIT 2',
+        [a, facet],
+      );
+      expect(Number(next.n)).toBeGreaterThan(30);
+      // a page inside the second newest block: the newest block said to hold 5 more, the next 5 fewer
+      const offset = (Math.ceil(Number(newest.n) / 10) + 1) * 10;
+      const page = async () =>
+        (await post('user/filter', { actionId: a, page: offset / 10 + 1, pageSize: 10, filterData })).body.data.map(
+          (r: { id: number }) => r.id,
+        );
+      expect(await page()).toEqual(want.slice(offset, offset + 10));
+      const shift = (by: number) =>
+        t.ds.query(
+          'UPDATE accreditation_facet_block SET n = n + (CASE WHEN block = ? THEN ? ELSE ? END) WHERE actionId = ? AND facet = ? AND block IN (?, ?)',
+          [newest.block, by, -by, a, facet, newest.block, next.block],
+        );
+      await shift(5);
+      try {
+        expect(await page(), facet).toEqual(want.slice(offset - 5, offset + 5));
+      } finally {
+        await shift(-5);
+      }
+    }
+  });
+
   it('walks from the newest, still right, when the counts are wrong', async () => {
     const a = actions[0].id;
     const want = await idsOf(

@@ -197,6 +197,19 @@ async function fromNearerEnd(
   return fromOldest ? ids.reverse() : ids;
 }
 
+/**
+ * The block of ids (newest first, each with how many of the list's entries it holds) in which an
+ * entry `offset` deep lies, and how many of its entries come before it; undefined past the last.
+ */
+function blockAt(counts: { block: number; n: number }[], offset: number): { block: number; skip: number } | undefined {
+  let skip = offset;
+  for (const b of counts) {
+    if (skip < b.n) return { block: b.block, skip };
+    skip -= b.n;
+  }
+  return undefined;
+}
+
 @Injectable()
 export class AccreditationService {
   private readonly scoped: TenantRepository<AccreditationEntity>;
@@ -378,17 +391,9 @@ export class AccreditationService {
       // only when the blocks add up to the count (read in the same moment; a write between the two
       // reads, or blocks gone wrong, falls back to skipping by OFFSET)
       if (blocks && counts && counts.reduce((sum, b) => sum + b.n, 0) === total) {
-        let skip = offset;
-        let at: { block: number; n: number } | undefined;
-        for (const b of counts) {
-          if (skip < b.n) {
-            at = b;
-            break;
-          }
-          skip -= b.n;
-        }
+        const at = blockAt(counts, offset);
         if (at) {
-          const ids = await blocks.below((at.block + 1) * LIST_BLOCK_SIZE, skip, take);
+          const ids = await blocks.below((at.block + 1) * LIST_BLOCK_SIZE, at.skip, take);
           return { rows: await this.rowsByIds(ids), ...counted };
         }
       }
@@ -670,19 +675,15 @@ export class AccreditationService {
           if (all.reduce((sum, b) => sum + b.n, 0) !== size) return null;
           const inFacet = new Map(counts.map((b) => [b.block, b.n]));
           const outside = all.map((b) => ({ block: b.block, n: b.n - (inFacet.get(b.block) ?? 0) }));
-          if (outside.some((b) => b.n < 0) || counts.some((b) => !all.some((a) => a.block === b.block))) return null;
+          const ofAction = new Set(all.map((b) => b.block));
+          if (outside.some((b) => b.n < 0) || counts.some((b) => !ofAction.has(b.block))) return null;
           counts = outside;
         }
         const total = counts.reduce((sum, b) => sum + b.n, 0);
         const counted = shownCount(total, exactCount);
         const n = Math.min(take, total - offset);
         if (n <= 0) return { rows: [], ...counted };
-        let skip = offset;
-        const at = counts.find((b) => {
-          if (skip < b.n) return true;
-          skip -= b.n;
-          return false;
-        });
+        const at = blockAt(counts, offset);
         if (!at) return null;
         const ids = (
           await qb
@@ -690,7 +691,7 @@ export class AccreditationService {
             .select('a.id', 'id')
             .andWhere('a.id < :facetEnd', { facetEnd: (at.block + 1) * LIST_BLOCK_SIZE })
             .orderBy('a.id', 'DESC')
-            .offset(skip)
+            .offset(at.skip)
             .limit(n)
             .getRawMany<{ id: number }>()
         ).map((r) => Number(r.id));
