@@ -40,25 +40,29 @@ const call = (...args) =>
   });
 const q = (sql, params = []) => ds.query(sql, params);
 // BENCH_REUSE (bench/lib.mjs): a database seeded by an earlier run kept with BENCH_KEEP=1 (the name
-// it printed): its action, field, groups and size are read back, nothing is seeded.
+// it printed): its action, field, groups, zones and size are read back, nothing is seeded.
 const reused = process.env.BENCH_REUSE
   ? await (async () => {
       const [a] = await q('SELECT id FROM action WHERE subjectId = ? ORDER BY id DESC LIMIT 1', [subjectId]);
       const [f] = await q('SELECT fieldId AS id FROM accreditation_value WHERE actionId = ? LIMIT 1', [a.id]);
       const g = await q('SELECT id FROM `groups` WHERE actionId = ? ORDER BY id', [a.id]);
+      const z = await q('SELECT id FROM zone WHERE actionId = ? ORDER BY id', [a.id]);
       const [{ n }] = await q('SELECT COUNT(*) AS n FROM accreditation WHERE actionId = ?', [a.id]);
       ROWS = Number(n);
-      return { action: a, field: f, groups: g.map((r) => r.id) };
+      return { action: a, field: f, groups: g.map((r) => r.id), zones: z.map((r) => r.id) };
     })()
   : null;
 let field = reused?.field;
 let action = reused?.action;
 const groups = reused?.groups ?? [];
+const zones = reused?.zones ?? [];
 if (!reused) {
   field = (await call('POST', '/custom-field', { name: 'company', label: { cs: 'Firma' }, customFieldType: 1 })).data;
   action = (await call('POST', '/action', { name: { cs: 'Bench' }, customField: [{ id: field.id }] })).data;
   for (let g = 0; g < 10; g++)
     groups.push((await call('POST', '/groups', { name: `Group ${g}`, actionId: action.id })).data.id);
+  for (let z = 0; z < 4; z++)
+    zones.push((await call('POST', '/zone', { name: `Zone ${z}`, actionId: action.id })).data.id);
 
   // MariaDB: the trigram tables (migration 1764108100000) are written by the trigram worker for
   // the people the insert triggers list in trigram_pending (migration 1764300000001), some 800
@@ -106,16 +110,20 @@ if (!reused) {
     for (let i = 0; i < ROWS; i += BATCH) {
       const n = Math.min(BATCH, ROWS - i);
       const g = [];
+      const z = [];
       const v = [];
       const e = [];
       for (let k = 0; k < n; k++) {
         const id = Number(first) + i + k;
         g.push(`(${id}, ${groups[(i + k) % groups.length]})`);
+        // each person in one of four zones
+        z.push(`(${id}, ${zones[(i + k) % zones.length]})`);
         v.push(`(${id}, ${field.id}, ${action.id}, '${companyOf(i + k + 1)}')`);
         // Four in five have come in through a gate, on the first day.
         if ((i + k) % 5) e.push(`(${subjectId}, ${action.id}, ${id}, 1, '2027-05-10', '${now}')`);
       }
       await m.query(`INSERT INTO accreditation_group (accreditationId, groupId) VALUES ${g.join(',')}`);
+      await m.query(`INSERT INTO accreditation_zone (accreditationId, zoneId) VALUES ${z.join(',')}`);
       await m.query(
         `INSERT INTO accreditation_value (accreditationId, fieldId, actionId, value) VALUES ${v.join(',')}`,
       );
@@ -166,7 +174,7 @@ if (!reused) {
   if (values.db === 'sqlite') await q('ANALYZE');
   else
     await q(
-      'ANALYZE TABLE accreditation, accreditation_group, accreditation_value, entrance, accreditation_trigram, accreditation_value_trigram',
+      'ANALYZE TABLE accreditation, accreditation_group, accreditation_zone, accreditation_value, entrance, accreditation_trigram, accreditation_value_trigram',
     );
 }
 const seeded = ((performance.now() - t0) / 1000).toFixed(1);
@@ -246,6 +254,14 @@ await stats('filter by group, random page', (i) =>
     filterData: { groupId: groups[i % groups.length] },
   }),
 );
+await stats('filter by zone', (i) =>
+  call('POST', '/user/filter', {
+    actionId: action.id,
+    page: 1,
+    pageSize: 10,
+    filterData: { zoneId: zones[i % zones.length] },
+  }),
+);
 await stats('filter by printed', () =>
   call('POST', '/user/filter', { actionId: action.id, page: 1, pageSize: 10, filterData: { printed: 1 } }),
 );
@@ -288,6 +304,7 @@ const deep = (label, filterData, matches) => {
     call('POST', '/user/filter', { actionId: action.id, page: 1 + ((i * 7919) % n), pageSize: 10, filterData }),
   );
 };
+await deep('filter by zone (1 in 4)', { zoneId: zones[0] }, Math.floor(ROWS / 4));
 await deep('filter by printed', { printed: 1 }, Math.floor(ROWS / 7));
 await deep('filter by not printed', { printed: -1 }, ROWS - Math.floor(ROWS / 7));
 await deep('filter by text (broad)', { text: 'example' }, ROWS);

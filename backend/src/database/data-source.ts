@@ -81,6 +81,7 @@ import { GroupCounts1764400000002 } from './migrations/1764400000002-group-count
 import { InsertTriggers1764500000001 } from './migrations/1764500000001-insert-triggers.js';
 import { GroupPersonIndex1764600000001 } from './migrations/1764600000001-group-person-index.js';
 import { ListFacets1764700000001 } from './migrations/1764700000001-list-facets.js';
+import { ZoneCounts1764800000001 } from './migrations/1764800000001-zone-counts.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -165,6 +166,7 @@ export const MIGRATIONS = [
   InsertTriggers1764500000001,
   GroupPersonIndex1764600000001,
   ListFacets1764700000001,
+  ZoneCounts1764800000001,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

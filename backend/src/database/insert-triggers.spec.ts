@@ -4,7 +4,7 @@ import { createTestApp, TEST_DB, type TestApp } from '../testing/test-app.js';
 /**
  * The merged insert triggers of a person and its links (migration 1764500000001, MariaDB): a link
  * finds its person's subject and action from the variables the person's own insert left on the
- * connection, or else reads them; either way the change feed and the group counts get the same rows
+ * connection, or else reads them; either way the change feed and the group and zone counts get the same rows
  * as the separate triggers wrote. SQLite keeps its separate triggers; the same checks hold there.
  */
 describe(`insert triggers of a person and its links on ${TEST_DB}`, () => {
@@ -14,7 +14,7 @@ describe(`insert triggers of a person and its links on ${TEST_DB}`, () => {
   });
   afterAll(() => t.close());
 
-  it('write the change rows and group counts of links for the right person, whoever was inserted last', async () => {
+  it('write the change rows and group and zone counts of links for the right person, whoever was inserted last', async () => {
     const q = t.ds.createQueryRunner();
     await q.connect();
     try {
@@ -33,11 +33,11 @@ describe(`insert triggers of a person and its links on ${TEST_DB}`, () => {
             [id],
           )
         ).map((r: { subjectId: number; actionId: number }) => [Number(r.subjectId), Number(r.actionId)]);
-      const count = async (groupId: number, subjectId: number, actionId: number) =>
+      const count = async (groupId: number, subjectId: number, actionId: number, of = 'group') =>
         Number(
           (
             await q.query(
-              'SELECT n FROM accreditation_group_count WHERE groupId = ? AND subjectId = ? AND actionId = ?',
+              `SELECT n FROM accreditation_${of}_count WHERE ${of}Id = ? AND subjectId = ? AND actionId = ?`,
               [groupId, subjectId, actionId],
             )
           )[0]?.n ?? 0,
@@ -62,9 +62,16 @@ describe(`insert triggers of a person and its links on ${TEST_DB}`, () => {
       expect([await count(9301, 9101, 9201), await count(9301, 9102, 9202), await count(9301, 9101, 9202)]).toEqual([
         1, 1, 0,
       ]);
+      // and the zone counts (migration 1764800000001)
+      expect([
+        await count(9401, 9101, 9201, 'zone'),
+        await count(9401, 9102, 9202, 'zone'),
+        await count(9401, 9101, 9202, 'zone'),
+      ]).toEqual([1, 1, 0]);
       // a link of a person who does not exist writes nothing and fails nothing
       await q.query('INSERT INTO accreditation_zone (accreditationId, zoneId) VALUES (?, 9402)', [a + 100_000]);
       expect(await changes(a + 100_000)).toEqual([]);
+      expect(await count(9402, 9101, 9201, 'zone')).toBe(0);
     } finally {
       await q.release();
     }

@@ -1,13 +1,13 @@
 import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
 import { columns } from './columns.js';
+import { type LinkCount, linkCountFill, linkCountTriggerNames, linkCountTriggers } from './link-counts.js';
 
-const TRIGGERS = [
-  'TR_accreditation_group_count_ins',
-  'TR_accreditation_group_count_upd',
-  'TR_accreditation_group_count_del',
-  'TR_accreditation_grouped_upd',
-  'TR_accreditation_grouped_del',
-];
+const GROUPS: LinkCount = {
+  link: 'accreditation_group',
+  key: 'groupId',
+  counts: 'accreditation_group_count',
+  word: 'grouped',
+};
 
 /**
  * The list's filter by one group at a million people (issue 16, bench/accreditation-list.mjs):
@@ -46,68 +46,12 @@ export class GroupCounts1764400000002 implements MigrationInterface {
         ],
       }),
     );
-    const upsert = mariadb
-      ? 'ON DUPLICATE KEY UPDATE n = n + 1'
-      : 'ON CONFLICT (groupId, subjectId, actionId) DO UPDATE SET n = n + 1';
-    // a link counted: its person's subject and action, when the person exists
-    const link = (row: 'NEW' | 'OLD') =>
-      `INSERT INTO accreditation_group_count (groupId, subjectId, actionId, n)
-       SELECT ${row}.groupId, a.subjectId, a.actionId, 1 FROM accreditation a WHERE a.id = ${row}.accreditationId ${upsert}`;
-    const unlink = (row: 'NEW' | 'OLD') =>
-      `UPDATE accreditation_group_count SET n = n - 1 WHERE groupId = ${row}.groupId
-       AND (subjectId, actionId) IN (SELECT a.subjectId, a.actionId FROM accreditation a WHERE a.id = ${row}.accreditationId)`;
-    // a person's links counted / uncounted as a whole
-    const person = (row: 'NEW' | 'OLD') =>
-      `INSERT INTO accreditation_group_count (groupId, subjectId, actionId, n)
-       SELECT g.groupId, ${row}.subjectId, ${row}.actionId, 1 FROM accreditation_group g WHERE g.accreditationId = ${row}.id ${upsert}`;
-    const unperson = (row: 'NEW' | 'OLD') =>
-      `UPDATE accreditation_group_count SET n = n - 1 WHERE subjectId = ${row}.subjectId AND actionId = ${row}.actionId
-       AND groupId IN (SELECT g.groupId FROM accreditation_group g WHERE g.accreditationId = ${row}.id)`;
-    const trigger = (name: string, event: string, table: string, body: string[], when?: string) =>
-      mariadb
-        ? `CREATE TRIGGER ${name} AFTER ${event} ON ${table} FOR EACH ROW ${
-            when
-              ? `IF ${when} THEN ${body.join('; ')}; END IF`
-              : body.length > 1
-                ? `BEGIN ${body.join('; ')}; END`
-                : body[0]
-          }`
-        : `CREATE TRIGGER ${name} AFTER ${event} ON ${table} FOR EACH ROW${when ? ` WHEN ${when}` : ''} BEGIN ${body.join('; ')}; END`;
-
-    await q.query(
-      `INSERT INTO accreditation_group_count (groupId, subjectId, actionId, n)
-       SELECT g.groupId, a.subjectId, a.actionId, COUNT(*) FROM accreditation_group g
-       JOIN accreditation a ON a.id = g.accreditationId GROUP BY g.groupId, a.subjectId, a.actionId`,
-    );
-    await q.query(trigger('TR_accreditation_group_count_ins', 'INSERT', 'accreditation_group', [link('NEW')]));
-    await q.query(trigger('TR_accreditation_group_count_del', 'DELETE', 'accreditation_group', [unlink('OLD')]));
-    await q.query(
-      trigger(
-        'TR_accreditation_group_count_upd',
-        'UPDATE',
-        'accreditation_group',
-        [unlink('OLD'), link('NEW')],
-        mariadb
-          ? 'NOT (NEW.groupId <=> OLD.groupId) OR NOT (NEW.accreditationId <=> OLD.accreditationId)'
-          : 'NEW.groupId IS NOT OLD.groupId OR NEW.accreditationId IS NOT OLD.accreditationId',
-      ),
-    );
-    await q.query(trigger('TR_accreditation_grouped_del', 'DELETE', 'accreditation', [unperson('OLD')]));
-    await q.query(
-      trigger(
-        'TR_accreditation_grouped_upd',
-        'UPDATE',
-        'accreditation',
-        [unperson('OLD'), person('NEW')],
-        mariadb
-          ? 'NOT (NEW.subjectId <=> OLD.subjectId) OR NOT (NEW.actionId <=> OLD.actionId) OR NOT (NEW.id <=> OLD.id)'
-          : 'NEW.subjectId IS NOT OLD.subjectId OR NEW.actionId IS NOT OLD.actionId OR NEW.id IS NOT OLD.id',
-      ),
-    );
+    await q.query(linkCountFill(GROUPS));
+    for (const sql of linkCountTriggers(GROUPS, mariadb)) await q.query(sql);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const name of TRIGGERS) await q.query(`DROP TRIGGER IF EXISTS ${name}`);
+    for (const name of linkCountTriggerNames(GROUPS)) await q.query(`DROP TRIGGER IF EXISTS ${name}`);
     await q.dropTable('accreditation_group_count');
   }
 }

@@ -28,12 +28,12 @@ const SEPARATE: Record<string, string> = {
  * nothing afterwards (a failed create starts again with a new row), so no link of it follows. A
  * person read and not found leaves `a` NULL: then nothing is written, as before.
  */
-const LINKED_PERSON = `DECLARE s, a INT DEFAULT NULL;
+export const LINKED_PERSON = `DECLARE s, a INT DEFAULT NULL;
   DECLARE CONTINUE HANDLER FOR NOT FOUND SET a = NULL;
   IF @accredo_person = NEW.accreditationId THEN SET s = @accredo_person_subject, a = @accredo_person_action;
   ELSE SELECT subjectId, actionId INTO s, a FROM accreditation WHERE id = NEW.accreditationId; END IF`;
 
-const CHANGE = `INSERT INTO accreditation_change (subjectId, actionId, accreditationId, kind, changedAt) VALUES (s, a, NEW.accreditationId, 1, ${NOW})`;
+export const CHANGE = `INSERT INTO accreditation_change (subjectId, actionId, accreditationId, kind, changedAt) VALUES (s, a, NEW.accreditationId, 1, ${NOW})`;
 
 /** The merged triggers: the same rows written, in one trigger per table. */
 export const MERGED: Record<string, string> = {

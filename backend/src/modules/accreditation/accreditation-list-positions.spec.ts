@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_BLOCK_SIZE, ListBlocks1764400000001 } from '../../database/migrations/1764400000001-list-blocks.js';
 import { GroupCounts1764400000002 } from '../../database/migrations/1764400000002-group-counts.js';
 import { InsertTriggers1764500000001 } from '../../database/migrations/1764500000001-insert-triggers.js';
+import { ZoneCounts1764800000001 } from '../../database/migrations/1764800000001-zone-counts.js';
 import {
   createAdminUser,
   createSubject,
@@ -19,7 +20,7 @@ const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
  * and 1764400000002): any page of the unfiltered list, found through the blocks of ids, holds the
  * same ids as the plain OFFSET query, with several actions' people interleaved in id order, after
  * inserts and deletes of every kind; a group's kept count is the join of its links and the
- * action's people after every change of links and people.
+ * action's people after every change of links and people, and so is a zone's (1764800000001).
  */
 describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)`, () => {
   let t: TestApp;
@@ -27,6 +28,7 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
   let subjectId: number;
   let actions: { id: number }[];
   let groups: { id: number; actionId: number | null }[];
+  let zones: { id: number; actionId: number | null }[];
   const post = (path: string, body: unknown) => t.api('POST', `/api/admin/v1/${path}`, { token: admin, body });
   const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
   let serial = 0;
@@ -114,21 +116,26 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
     }
   };
 
-  /** every group's kept count, and the filter's exact count, equal the join of links and people */
-  const expectGroupCounts = async () => {
+  /** a group's or a zone's links: its table, its key, the ones made */
+  type Links = { link: string; key: 'groupId' | 'zoneId'; made: () => { id: number }[] };
+  const GROUPS: Links = { link: 'accreditation_group', key: 'groupId', made: () => groups };
+  const ZONES: Links = { link: 'accreditation_zone', key: 'zoneId', made: () => zones };
+
+  /** every group's (zone's) kept count, and the filter's exact count and pages, equal the join of links and people */
+  const expectLinkCounts = async ({ link, key, made }: Links) => {
     const counted = await t.ds.query(
-      `SELECT g.groupId, a.subjectId, a.actionId, COUNT(*) AS n FROM accreditation_group g
-       JOIN accreditation a ON a.id = g.accreditationId GROUP BY g.groupId, a.subjectId, a.actionId ORDER BY 1, 2, 3`,
+      `SELECT g.${key} AS item, a.subjectId, a.actionId, COUNT(*) AS n FROM ${link} g
+       JOIN accreditation a ON a.id = g.accreditationId GROUP BY g.${key}, a.subjectId, a.actionId ORDER BY 1, 2, 3`,
     );
     const kept = await t.ds.query(
-      'SELECT groupId, subjectId, actionId, n FROM accreditation_group_count WHERE n <> 0 ORDER BY 1, 2, 3',
+      `SELECT ${key} AS item, subjectId, actionId, n FROM ${link}_count WHERE n <> 0 ORDER BY 1, 2, 3`,
     );
-    const norm = (rs: Record<string, unknown>[]) => rs.map((r) => `${r.groupId}/${r.subjectId}/${r.actionId}:${r.n}`);
+    const norm = (rs: Record<string, unknown>[]) => rs.map((r) => `${r.item}/${r.subjectId}/${r.actionId}:${r.n}`);
     expect(norm(kept)).toEqual(norm(counted));
-    for (const g of groups)
+    for (const g of made())
       for (const a of actions) {
         const want = await t.ds.query(
-          'SELECT a.id FROM accreditation a WHERE a.subjectId = ? AND a.actionId = ? AND EXISTS (SELECT 1 FROM accreditation_group g WHERE g.accreditationId = a.id AND g.groupId = ?) ORDER BY a.id DESC',
+          `SELECT a.id FROM accreditation a WHERE a.subjectId = ? AND a.actionId = ? AND EXISTS (SELECT 1 FROM ${link} g WHERE g.accreditationId = a.id AND g.${key} = ?) ORDER BY a.id DESC`,
           [subjectId, a.id, g.id],
         );
         for (const exactCount of [true, false]) {
@@ -138,7 +145,7 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
               page: 2,
               pageSize: 10,
               exactCount,
-              filterData: { groupId: g.id },
+              filterData: { [key]: g.id },
             })
           ).body;
           expect(got.data.map((r: { id: number }) => r.id)).toEqual(
@@ -151,15 +158,16 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
         const last = Math.ceil(want.length / 7);
         for (const page of new Set([1, 3, Math.ceil(last / 2), Math.ceil(last / 2) + 1, last - 1, last, last + 1])) {
           if (page < 1) continue;
-          const got = (await post('user/filter', { actionId: a.id, page, pageSize: 7, filterData: { groupId: g.id } }))
+          const got = (await post('user/filter', { actionId: a.id, page, pageSize: 7, filterData: { [key]: g.id } }))
             .body;
           expect(
             got.data.map((r: { id: number }) => r.id),
-            `group ${g.id} of action ${a.id}, page ${page}`,
+            `${key} ${g.id} of action ${a.id}, page ${page}`,
           ).toEqual(want.slice((page - 1) * 7, page * 7).map((r: { id: number }) => Number(r.id)));
         }
       }
   };
+  const expectGroupCounts = () => expectLinkCounts(GROUPS);
 
   const blocksFrom = LIST_BLOCKS_FROM.offset;
   beforeAll(async () => {
@@ -203,13 +211,29 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
       if (Number(p.actionId) === actions[1].id && i % 9 === 0) links.push([Number(p.id), groups[1].id]);
       if (i % 5 === 0) links.push([Number(p.id), groups[2].id]);
     });
-    for (let k = 0; k < links.length; k += 300) {
-      const chunk = links.slice(k, k + 300);
-      await t.ds.query(
-        `INSERT INTO accreditation_group (accreditationId, groupId) VALUES ${chunk.map(() => '(?, ?)').join(', ')}`,
-        chunk.flat(),
-      );
-    }
+    zones = [];
+    for (const [name, actionId] of [
+      ['ZA', actions[0].id],
+      ['ZAny', null],
+    ] as const)
+      zones.push({ ...(await post('zone', { name, actionId })).body.data, actionId });
+    // zone ZA: every 6th of A; ZAny: every 3rd of everyone
+    const zoned: number[][] = [];
+    people.forEach((p, i) => {
+      if (Number(p.actionId) === actions[0].id && i % 6 === 0) zoned.push([Number(p.id), zones[0].id]);
+      if (i % 3 === 0) zoned.push([Number(p.id), zones[1].id]);
+    });
+    for (const [table, key, rows] of [
+      ['accreditation_group', 'groupId', links],
+      ['accreditation_zone', 'zoneId', zoned],
+    ] as const)
+      for (let k = 0; k < rows.length; k += 300) {
+        const chunk = rows.slice(k, k + 300);
+        await t.ds.query(
+          `INSERT INTO ${table} (accreditationId, ${key}) VALUES ${chunk.map(() => '(?, ?)').join(', ')}`,
+          chunk.flat(),
+        );
+      }
   }, 300_000);
   afterAll(async () => {
     LIST_BLOCKS_FROM.offset = blocksFrom;
@@ -342,6 +366,71 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
     await t.ds.query('UPDATE accreditation SET actionId = ? WHERE actionId = ? AND id % 13 = 0', [b.id, a.id]);
     await expectGroupCounts();
     await expectBlocksExact();
+  }, 300_000);
+
+  it('keeps each zone count exact through links assigned, people deleted and moved, and the migration fills it', async () => {
+    const [a, b] = actions;
+    await expectLinkCounts(ZONES);
+    const some = async (actionId: number, limit: number, offset = 0) =>
+      (
+        await t.ds.query(
+          `SELECT id FROM accreditation WHERE actionId = ? ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
+          [actionId],
+        )
+      ).map((r: { id: number }) => Number(r.id)) as number[];
+    // zones assigned (the people's zones replaced: links removed and added)
+    const x = await some(a.id, 80);
+    expect(
+      (await post('user/assign-zone', { actionId: a.id, userId: x, zones: [zones[0].id, zones[1].id] })).status,
+    ).toBeLessThan(300);
+    await expectLinkCounts(ZONES);
+    expect((await post('user/assign-zone', { actionId: a.id, userId: x.slice(0, 50), zones: [] })).status).toBeLessThan(
+      300,
+    );
+    await expectLinkCounts(ZONES);
+    // a person with zones through the API, then deleted by the app with others (links first)
+    const made = (
+      await post('user', {
+        actionId: b.id,
+        firstname: 'Zoned',
+        lastname: 'Person',
+        email: 'zoned@pos.test',
+        zones: [zones[1].id],
+      })
+    ).body.data;
+    expect(made.id).toBeGreaterThan(0);
+    await expectLinkCounts(ZONES);
+    expect(
+      (await post('user/delete', { actionId: b.id, userId: [made.id, ...(await some(b.id, 30))], type: 1 })).status,
+    ).toBeLessThan(300);
+    await expectLinkCounts(ZONES);
+    // straight from the table: people before their links, links moved, people moved
+    const raw = await some(a.id, 40, 200);
+    await t.ds.query(`DELETE FROM accreditation WHERE id IN (${raw.join(', ')})`);
+    await expectLinkCounts(ZONES);
+    await t.ds.query(`DELETE FROM accreditation_zone WHERE accreditationId IN (${raw.join(', ')})`);
+    zones.push({ ...(await post('zone', { name: 'ZB', actionId: b.id })).body.data, actionId: b.id });
+    await t.ds.query('UPDATE accreditation_zone SET zoneId = ? WHERE zoneId = ? AND accreditationId % 7 = 0', [
+      zones[2].id,
+      zones[1].id,
+    ]);
+    await expectLinkCounts(ZONES);
+    await t.ds.query('UPDATE accreditation SET actionId = ? WHERE actionId = ? AND id % 17 = 0', [b.id, a.id]);
+    await expectLinkCounts(ZONES);
+    // the migration's fill from the links there, and its triggers again after it
+    const q = t.ds.createQueryRunner();
+    try {
+      await new ZoneCounts1764800000001().down(q);
+      await new ZoneCounts1764800000001().up(q);
+    } finally {
+      await q.release();
+    }
+    await expectLinkCounts(ZONES);
+    expect(
+      (await post('user/assign-zone', { actionId: a.id, userId: x.slice(0, 20), zones: [zones[1].id] })).status,
+    ).toBeLessThan(300);
+    await expectLinkCounts(ZONES);
+    await expectGroupCounts();
   }, 300_000);
 
   it('reads the blocks only for a page at least one block deep', async () => {

@@ -113,7 +113,8 @@ export class AccreditationGroupEntity {
 }
 
 @Entity('accreditation_zone')
-@Index('IDX_accreditation_zone_zoneId', ['zoneId'])
+// (zoneId, person): a zone's people in id order (migration 1764800000001)
+@Index('IDX_accreditation_zone_person', ['zoneId', 'accreditationId'])
 export class AccreditationZoneEntity {
   @PrimaryColumn({ type: 'int' })
   accreditationId: number;

@@ -697,6 +697,53 @@ export class AccreditationService {
         ).map((r) => Number(r.id));
         return ids.length === n ? { rows: await this.rowsByIds(ids), ...counted } : null;
       };
+    // A group or a zone alone. Counted by the triggers (accreditation_group_count, migration
+    // 1764400000002; accreditation_zone_count, 1764800000001: the action's people linked to it,
+    // exact): one primary-key read, not 10,001 links each looked up in IDX_accreditation_list (a
+    // group or zone without an action links several actions' people).
+    // A deep page: the walk newest first probes every person for the link (a page 100,000 deep
+    // into a group of a tenth walked a million people, 150-270 ms at a million). When every link
+    // is a person of this subject and action (the links, counted on their index, are as many as
+    // the kept count of this action's linked people, which counts only people that exist), the
+    // page is read from the links alone, in person order (IDX_accreditation_group_person,
+    // migration 1764600000001; IDX_accreditation_zone_person, 1764800000001), from the nearer end;
+    // its people are checked to be the action's all the same (a link written between the two
+    // reads: the walk reads the page instead).
+    const linkedAlone = (
+      link: 'accreditation_group' | 'accreditation_zone',
+      key: 'groupId' | 'zoneId',
+      id: number,
+    ): { count: () => Promise<number>; page: Filtered['pageOf'] } => ({
+      count: async () => {
+        const [row] = await this.ds.query(
+          `SELECT c.n AS n FROM ${link}_count c WHERE c.${key} = ? AND c.subjectId = ? AND c.actionId = ?`,
+          [id, currentSubjectId(), actionId],
+        );
+        return Number(row?.n ?? 0);
+      },
+      page: async (offset, take, exactCount) => {
+        const [own]: { links: number; n: number }[] = await this.ds.query(
+          `SELECT (SELECT COUNT(*) FROM ${link} g WHERE g.${key} = ?) AS links, c.n AS n FROM ${link}_count c WHERE c.${key} = ? AND c.subjectId = ? AND c.actionId = ?`,
+          [id, id, currentSubjectId(), actionId],
+        );
+        if (!own || Number(own.links) !== Number(own.n)) return null;
+        const total = Number(own.n);
+        const counted = shownCount(total, exactCount);
+        const n = Math.min(take, total - offset);
+        if (n <= 0) return { rows: [], ...counted };
+        const ids = await fromNearerEnd(total, offset, n, async (order, skip) =>
+          (
+            await this.ds.query(
+              `SELECT g.accreditationId AS id FROM ${link} g WHERE g.${key} = ? ORDER BY g.accreditationId ${order} LIMIT ${n} OFFSET ${skip}`,
+              [id],
+            )
+          ).map((r: { id: number }) => Number(r.id)),
+        );
+        const rows = await this.rowsByIds(ids);
+        if (rows.length !== n || rows.some((r) => r.actionId !== actionId)) return null;
+        return { rows, ...counted };
+      },
+    });
     if (filter.text) {
       // One folded column: names, e-mail, code (see searchText).
       const folded = foldSearch(filter.text);
@@ -748,69 +795,20 @@ export class AccreditationService {
         else where('a.id IN (SELECT f.rowid FROM accreditation_fts f WHERE f.search LIKE :fts)', { fts });
       }
     }
-    if (filter.groupId) {
-      const ids = await this.firstIds('SELECT g.accreditationId AS id FROM accreditation_group g WHERE g.groupId = ?', [
-        filter.groupId,
-      ]);
+    for (const [link, key, id] of [
+      ['accreditation_group', 'groupId', filter.groupId],
+      ['accreditation_zone', 'zoneId', filter.zoneId],
+    ] as const) {
+      if (!id) continue;
+      const ids = await this.firstIds(`SELECT g.accreditationId AS id FROM ${link} g WHERE g.${key} = ?`, [id]);
       selectiveOr(
-        'groupIds',
+        `${key}s`,
         ids,
-        'EXISTS (SELECT 1 FROM accreditation_group g WHERE g.accreditationId = a.id AND g.groupId = :groupId)',
-        { groupId: filter.groupId },
+        `EXISTS (SELECT 1 FROM ${link} g WHERE g.accreditationId = a.id AND g.${key} = :${key})`,
+        { [key]: id },
       );
-      // Alone, counted by the triggers (accreditation_group_count, migration 1764400000002: the
-      // action's people linked to the group, exact): one primary-key read, not 10,001 links each
-      // looked up in IDX_accreditation_list (a group without an action links several actions' people)
-      const groupId = filter.groupId;
-      soleCount = async () => {
-        const [row] = await this.ds.query(
-          'SELECT c.n AS n FROM accreditation_group_count c WHERE c.groupId = ? AND c.subjectId = ? AND c.actionId = ?',
-          [groupId, currentSubjectId(), actionId],
-        );
-        return Number(row?.n ?? 0);
-      };
+      ({ count: soleCount, page: solePage } = linkedAlone(link, key, id));
       soleCapped = soleCount;
-      // A deep page: the walk newest first probes every person for the link (a page 100,000 deep
-      // into a group of a tenth walked a million people, 150-270 ms at a million). When every link
-      // of the group is a person of this subject and action (the group's links, counted on their
-      // index, are as many as the kept count of this action's linked people, which counts only
-      // people that exist), the page is read from the links alone, in person order
-      // (IDX_accreditation_group_person, migration 1764600000001), from the nearer end; its people
-      // are checked to be the action's all the same (a link written between the two reads: the
-      // walk reads the page instead).
-      solePage = async (offset, take, exactCount) => {
-        const [own]: { links: number; n: number }[] = await this.ds.query(
-          'SELECT (SELECT COUNT(*) FROM accreditation_group g WHERE g.groupId = ?) AS links, c.n AS n FROM accreditation_group_count c WHERE c.groupId = ? AND c.subjectId = ? AND c.actionId = ?',
-          [groupId, groupId, currentSubjectId(), actionId],
-        );
-        if (!own || Number(own.links) !== Number(own.n)) return null;
-        const total = Number(own.n);
-        const counted = shownCount(total, exactCount);
-        const n = Math.min(take, total - offset);
-        if (n <= 0) return { rows: [], ...counted };
-        const ids = await fromNearerEnd(total, offset, n, async (order, skip) =>
-          (
-            await this.ds.query(
-              `SELECT g.accreditationId AS id FROM accreditation_group g WHERE g.groupId = ? ORDER BY g.accreditationId ${order} LIMIT ${n} OFFSET ${skip}`,
-              [groupId],
-            )
-          ).map((r: { id: number }) => Number(r.id)),
-        );
-        const rows = await this.rowsByIds(ids);
-        if (rows.length !== n || rows.some((r) => r.actionId !== actionId)) return null;
-        return { rows, ...counted };
-      };
-    }
-    if (filter.zoneId) {
-      const ids = await this.firstIds('SELECT z.accreditationId AS id FROM accreditation_zone z WHERE z.zoneId = ?', [
-        filter.zoneId,
-      ]);
-      selectiveOr(
-        'zoneIds',
-        ids,
-        'EXISTS (SELECT 1 FROM accreditation_zone z WHERE z.accreditationId = a.id AND z.zoneId = :zoneId)',
-        { zoneId: filter.zoneId },
-      );
     }
     if (filter.printed === 1 || filter.printed === -1) {
       // IDX_accreditation_printed (subject, action, printCount): the first ids, and alone the capped
