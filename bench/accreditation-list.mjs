@@ -296,6 +296,15 @@ await stats('filter by entrance: on a day', () =>
     filterData: { entrance: 2, entranceDate: '2027-05-10' },
   }),
 );
+// Two conditions at once (an admin's "this group, not printed yet"): no count is kept for a pair,
+// so the count and a page come from the conditions' own indexes or the walk.
+const both = (label, filterData) =>
+  stats(label, () => call('POST', '/user/filter', { actionId: action.id, page: 1, pageSize: 10, filterData }));
+await both('filter by group and printed', { groupId: groups[3], printed: 1 });
+await both('filter by group and not printed', { groupId: groups[3], printed: -1 });
+await both('filter by group and zone', { groupId: groups[2], zoneId: zones[1] });
+await both('filter by group and not entered', { groupId: groups[4], entrance: 3 });
+await both('filter by text and group', { text: 'example', groupId: groups[5] });
 // Deep pages of the other filters alone: a random page of everyone the filter holds (the seed's
 // shares: printed 1 in 7, entered on the first day 4 in 5, every text and company broad).
 const deep = (label, filterData, matches) => {

@@ -29,6 +29,7 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
   let other: { id: number };
   let groups: { id: number }[];
   let zone: { id: number };
+  let wideZone: { id: number };
   let company: { id: number };
   /** the company user field's value of each accreditation */
   const companyOf = new Map<number, string>();
@@ -36,6 +37,7 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
   let rows: { id: number; customId: number; search: string; printCount: number }[];
   const inGroup = new Map<number, Set<number>>();
   const inZone = new Set<number>();
+  const inWideZone = new Set<number>();
   const entered = new Map<string, Set<number>>();
   const ROWS = COUNT_CAP + 1500;
   const DAY1 = '2027-05-10';
@@ -89,6 +91,7 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
       (await post('groups', { name: 'Few', actionId: action.id })).body.data,
     ];
     zone = (await post('zone', { name: 'VIP', actionId: action.id })).body.data;
+    wideZone = (await post('zone', { name: 'Hall', actionId: action.id })).body.data;
     // the company: 700 firms, a few with LIKE's own characters; some without a value
     const firm = (n: number) =>
       n % 11 === 0
@@ -149,10 +152,14 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     await insert('INSERT INTO accreditation_group (accreditationId, groupId)', links);
     for (const [id, g] of links) inGroup.set(g, (inGroup.get(g) ?? new Set()).add(id));
     for (const id of ids.slice(100, 107)) inZone.add(id);
-    await insert(
-      'INSERT INTO accreditation_zone (accreditationId, zoneId)',
-      [...inZone].map((id) => [id, zone.id]),
-    );
+    // the wide zone: every 2nd but every 14th (broad; shares people with group Many and the printed)
+    ids.forEach((id, i) => {
+      if (i % 2 === 0 && i % 14) inWideZone.add(id);
+    });
+    await insert('INSERT INTO accreditation_zone (accreditationId, zoneId)', [
+      ...[...inZone].map((id) => [id, zone.id]),
+      ...[...inWideZone].map((id) => [id, wideZone.id]),
+    ]);
     // entries: 4 in 5 on day 1 (broad), every 1000th on day 2 (selective), an exit (type 0) does
     // not count; the other action's people entered on day 2
     const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
@@ -264,6 +271,66 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
         (r) => inGroup.get(groups[1].id)!.has(r.id) && day2.has(r.id) && r.search.includes('x00'),
       ),
     ).toBeGreaterThan(0);
+  });
+
+  it('filters by two or more conditions driven by the smaller group or zone, on any page', async () => {
+    const many = inGroup.get(groups[0].id)!;
+    const any = entered.get('any')!;
+    const day1 = entered.get(DAY1)!;
+    /** expectFilter, and a deep page and the last one (read by OFFSET over the driving links) */
+    const expectAll = async (filterData: object, match: (r: (typeof rows)[number]) => boolean) => {
+      const n = await expectFilter(filterData, match);
+      const want = rows.filter(match).map((r) => r.id);
+      for (const page of [Math.floor(n / 20), Math.ceil(n / 10), Math.ceil(n / 10) + 1]) {
+        if (page < 1) continue;
+        const got = await list(filterData, page, false, 10);
+        expect(
+          got.data.map((r: { id: number }) => r.id),
+          `page ${page}`,
+        ).toEqual(want.slice((page - 1) * 10, page * 10));
+      }
+      return n;
+    };
+    expect(await expectAll({ zoneId: wideZone.id }, (r) => inWideZone.has(r.id))).toBe(inWideZone.size);
+    expect(
+      await expectAll({ groupId: groups[0].id, zoneId: wideZone.id }, (r) => many.has(r.id) && inWideZone.has(r.id)),
+    ).toBeGreaterThan(1000);
+    expect(
+      await expectAll({ groupId: groups[0].id, printed: 1 }, (r) => many.has(r.id) && r.printCount > 0),
+    ).toBeGreaterThan(500);
+    expect(
+      await expectAll({ zoneId: wideZone.id, printed: -1 }, (r) => inWideZone.has(r.id) && r.printCount === 0),
+    ).toBeGreaterThan(1000);
+    // the wide zone holds no one of every 14th; printed are every 7th of customId: some shared
+    expect(
+      await expectAll({ zoneId: wideZone.id, printed: 1 }, (r) => inWideZone.has(r.id) && r.printCount > 0),
+    ).toBeGreaterThan(0);
+    expect(
+      await expectAll({ zoneId: wideZone.id, entrance: 3 }, (r) => inWideZone.has(r.id) && !any.has(r.id)),
+    ).toBeGreaterThan(100);
+    expect(
+      await expectAll(
+        { groupId: groups[0].id, zoneId: wideZone.id, printed: -1, entrance: 2, entranceDate: DAY1, text: 'q1' },
+        (r) =>
+          many.has(r.id) &&
+          inWideZone.has(r.id) &&
+          r.printCount === 0 &&
+          day1.has(r.id) &&
+          r.search.includes('q1'),
+      ),
+    ).toBeGreaterThan(10);
+    expect(
+      await expectAll(
+        { groupId: groups[0].id, customField: { [company.id]: 'Praha' } },
+        (r) => many.has(r.id) && (companyOf.get(r.id) ?? '').includes('Praha'),
+      ),
+    ).toBeGreaterThan(100);
+    // a pair that shares no one: none, counted as none
+    expect(
+      await expectAll({ zoneId: wideZone.id, groupId: groups[1].id, printed: 1 }, (r) =>
+        Boolean(inWideZone.has(r.id) && inGroup.get(groups[1].id)!.has(r.id) && r.printCount > 0),
+      ),
+    ).toBeGreaterThanOrEqual(0);
   });
 
   it('filters by a text user field as "contains" exactly, few or many, with LIKE characters taken literally', async () => {
