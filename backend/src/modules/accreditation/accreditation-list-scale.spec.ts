@@ -312,11 +312,7 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
       await expectAll(
         { groupId: groups[0].id, zoneId: wideZone.id, printed: -1, entrance: 2, entranceDate: DAY1, text: 'q1' },
         (r) =>
-          many.has(r.id) &&
-          inWideZone.has(r.id) &&
-          r.printCount === 0 &&
-          day1.has(r.id) &&
-          r.search.includes('q1'),
+          many.has(r.id) && inWideZone.has(r.id) && r.printCount === 0 && day1.has(r.id) && r.search.includes('q1'),
       ),
     ).toBeGreaterThan(10);
     expect(
