@@ -169,6 +169,15 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
   };
   const expectGroupCounts = () => expectLinkCounts(GROUPS);
 
+  /** `limit` of the action's people, newest first, after `offset` */
+  const some = async (actionId: number, limit: number, offset = 0) =>
+    (
+      await t.ds.query(
+        `SELECT id FROM accreditation WHERE actionId = ? ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
+        [actionId],
+      )
+    ).map((r: { id: number }) => Number(r.id)) as number[];
+
   const blocksFrom = LIST_BLOCKS_FROM.offset;
   beforeAll(async () => {
     // every page through the blocks, the first ones too (a page is read by them only from
@@ -318,13 +327,6 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
   it('keeps each group count exact through links added, removed, moved and people deleted', async () => {
     const [a, b] = actions;
     await expectGroupCounts();
-    const some = async (actionId: number, limit: number, offset = 0) =>
-      (
-        await t.ds.query(
-          `SELECT id FROM accreditation WHERE actionId = ? ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
-          [actionId],
-        )
-      ).map((r: { id: number }) => Number(r.id)) as number[];
     // added to a group (add), the group replaced (replace: links removed and added)
     const x = await some(a.id, 60);
     expect(
@@ -371,13 +373,6 @@ describe(`accreditation list positions and group counts on ${TEST_DB} (issue 16)
   it('keeps each zone count exact through links assigned, people deleted and moved, and the migration fills it', async () => {
     const [a, b] = actions;
     await expectLinkCounts(ZONES);
-    const some = async (actionId: number, limit: number, offset = 0) =>
-      (
-        await t.ds.query(
-          `SELECT id FROM accreditation WHERE actionId = ? ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
-          [actionId],
-        )
-      ).map((r: { id: number }) => Number(r.id)) as number[];
     // zones assigned (the people's zones replaced: links removed and added)
     const x = await some(a.id, 80);
     expect(
