@@ -321,6 +321,27 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
         (r) => many.has(r.id) && (companyOf.get(r.id) ?? '').includes('Praha'),
       ),
     ).toBeGreaterThan(100);
+    // a group of no action whose links hold people of another action too: the driver's links are
+    // not all this action's people, so the people are read with them (and the others' left out)
+    const both = (await post('groups', { name: 'Both' })).body.data;
+    const inBoth = new Set(rows.filter((_, i) => i % 3 === 1).map((r) => r.id));
+    const others: { id: number }[] = await t.ds.query('SELECT id FROM accreditation WHERE actionId = ? LIMIT 600', [
+      other.id,
+    ]);
+    const bothLinks = [...[...inBoth].map((id) => [id, both.id]), ...others.map((r) => [Number(r.id), both.id])];
+    for (let k = 0; k < bothLinks.length; k += 300) {
+      const chunk = bothLinks.slice(k, k + 300);
+      await t.ds.query(
+        `INSERT INTO accreditation_group (accreditationId, groupId) VALUES ${chunk.map(() => '(?, ?)').join(', ')}`,
+        chunk.flat(),
+      );
+    }
+    expect(
+      await expectAll({ groupId: both.id, zoneId: wideZone.id }, (r) => inBoth.has(r.id) && inWideZone.has(r.id)),
+    ).toBeGreaterThan(100);
+    expect(
+      await expectAll({ groupId: both.id, printed: -1 }, (r) => inBoth.has(r.id) && r.printCount === 0),
+    ).toBeGreaterThan(100);
     // a pair that shares no one: none, counted as none
     expect(
       await expectAll({ zoneId: wideZone.id, groupId: groups[1].id, printed: 1 }, (r) =>
