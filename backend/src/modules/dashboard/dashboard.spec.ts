@@ -11,6 +11,8 @@ import { offsetSegments } from './dashboard.service.js';
 import { AccreditationEntity, AccreditationGroupEntity } from '../accreditation/accreditation.entity.js';
 import { MailQueueEntity, type MailStatus } from '../mail/mail-queue.entity.js';
 
+const HOUR = 3_600_000;
+
 describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)', () => {
   let t: TestApp;
   let admin: string;
@@ -209,14 +211,18 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
         basicData: { userCount: number };
       };
     };
-    /** The same rows counted straight from the accreditations, on days of the zone (Prague). */
+    /**
+     * The same rows counted straight from the accreditations, on days of the zone (Prague): each on
+     * the local day its UTC hour begins in, as the chart counts by the hour (in a zone off the hour,
+     * 18:40 UTC in Kolkata is 00:10 of the next day, yet on the day 18:00 UTC is).
+     */
     const truth = async (timeZone = 'Europe/Prague') => {
       const rows = await t.ds
         .getRepository(AccreditationEntity)
         .find({ where: { subjectId: subject }, select: { id: true, actionId: true, source: true, createdAt: true } });
       const out = new Map<string, { date: string; actionId: number; source: string; count: number }>();
       for (const r of rows) {
-        const date = localDay(readDate(r.createdAt), timeZone);
+        const date = localDay(Math.floor(readDate(r.createdAt) / HOUR) * HOUR, timeZone);
         const source = r.source === 'web' ? 'web' : 'admin';
         const key = `${date} ${r.actionId} ${source}`;
         const row = out.get(key) ?? { date, actionId: r.actionId, source, count: 0 };
@@ -373,6 +379,7 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
         '2025-03-10T03:30:00Z', // -4 since 07:00 UTC on the 9th: 23:30 on the 9th
         '2025-03-10T04:00:00Z', // 00:00 on the 10th
         '2025-06-01T18:00:00Z', // Kolkata +5:30: 23:30 on 1 June
+        '2025-06-01T18:40:00Z', // 00:10 on 2 June, counted with its hour on 1 June
         '2025-06-01T19:00:00Z', // 00:30 on 2 June
       ];
       const ids = await seedPeople(
@@ -392,14 +399,14 @@ describe('dashboard (spec §2 Dashboard, §3 Dashboard data, §7 GET dashboard)'
           ['2025-03-08', 1],
           ['2025-03-09', 2],
           ['2025-03-10', 1],
-          ['2025-06-01', 2],
+          ['2025-06-01', 3],
         ]);
         await subjects.update({ id: subject }, { timeZone: 'Asia/Kolkata' });
         expect((await chart()).accreditationChartData).toEqual(await truth('Asia/Kolkata'));
         expect((await mine()).map((r) => [r.date, r.count])).toEqual([
           ['2025-03-09', 2],
           ['2025-03-10', 2],
-          ['2025-06-01', 1],
+          ['2025-06-01', 2],
           ['2025-06-02', 1],
         ]);
       } finally {
