@@ -82,6 +82,7 @@ import { InsertTriggers1764500000001 } from './migrations/1764500000001-insert-t
 import { GroupPersonIndex1764600000001 } from './migrations/1764600000001-group-person-index.js';
 import { ListFacets1764700000001 } from './migrations/1764700000001-list-facets.js';
 import { ZoneCounts1764800000001 } from './migrations/1764800000001-zone-counts.js';
+import { SearchById1764900000001 } from './migrations/1764900000001-search-by-id.js';
 import {
   AccreditationExtensionEntity,
   ExtensionItemEntity,
@@ -167,6 +168,7 @@ export const MIGRATIONS = [
   GroupPersonIndex1764600000001,
   ListFacets1764700000001,
   ZoneCounts1764800000001,
+  SearchById1764900000001,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

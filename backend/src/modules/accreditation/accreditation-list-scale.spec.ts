@@ -9,6 +9,7 @@ import {
   TEST_DB,
   type TestApp,
 } from '../../testing/test-app.js';
+import { SearchById1764900000001 } from '../../database/migrations/1764900000001-search-by-id.js';
 import { containing } from '../../database/columns.js';
 import { COUNT_CAP, FTS_TRIGRAMS } from './accreditation.service.js';
 
@@ -235,6 +236,48 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
       expect(await text(q), q).toBe(1);
     // a person of another action is not found here
     expect((await list({ text: `s${other.id}x` })).max).toBe(0);
+  });
+
+  it('walks a broad text newest first through its index alone, to any page', async () => {
+    const want = rows.filter((r) => r.search.includes('x00')).map((r) => r.id);
+    expect(want.length).toBeGreaterThan(COUNT_CAP);
+    for (const page of [2, 700, Math.ceil(want.length / 10)]) {
+      const got = await list({ text: 'x00' }, page);
+      expect(got.data.map((r: { id: number }) => r.id)).toEqual(want.slice((page - 1) * 10, page * 10));
+    }
+    // the walk's statement (the list's page: the ids, by the subject's and action's scope) reads
+    // IDX_accreditation_search (subject, action, id, search) and no row (migration 1764900000001)
+    const walk = `SELECT a.id FROM accreditation a WHERE a.subjectId = ? AND a.actionId = ? AND a.search LIKE ? ESCAPE '!' ORDER BY a.id DESC LIMIT 10 OFFSET 9000`;
+    const [{ subjectId }] = await t.ds.query('SELECT subjectId FROM accreditation WHERE id = ?', [rows[0].id]);
+    const alone = async () => {
+      const plan: Record<string, unknown>[] = await t.ds.query(
+        `${TEST_DB === 'mariadb' ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN'} ${walk}`,
+        [subjectId, action.id, '%x00%'],
+      );
+      return TEST_DB === 'mariadb'
+        ? plan[0].key === 'IDX_accreditation_search' && String(plan[0].Extra).includes('Using index')
+        : plan.some((p) => String(p.detail).includes('COVERING INDEX IDX_accreditation_search'));
+    };
+    expect(await alone()).toBe(true);
+    // the migration undone (the index in text order) and done again; on SQLite with statistics
+    // (an ANALYZE), the new index's are written too
+    if (TEST_DB !== 'mariadb') await t.ds.query('ANALYZE');
+    const migration = new SearchById1764900000001();
+    const q = t.ds.createQueryRunner();
+    try {
+      await migration.down(q);
+      expect(await alone()).toBe(false);
+      if (TEST_DB !== 'mariadb') await t.ds.query("DELETE FROM sqlite_stat1 WHERE idx = 'IDX_accreditation_search'");
+      await migration.up(q);
+    } finally {
+      await q.release();
+    }
+    expect(await alone()).toBe(true);
+    if (TEST_DB !== 'mariadb')
+      expect(
+        (await t.ds.query("SELECT stat FROM sqlite_stat1 WHERE idx = 'IDX_accreditation_search'"))[0].stat.split(' '),
+      ).toHaveLength(5);
+    expect((await list({ text: 'x00' }, 700)).data.map((r: { id: number }) => r.id)).toEqual(want.slice(6990, 7000));
   });
 
   it('filters by group, zone, printed and entrance exactly, few or many', async () => {

@@ -9,7 +9,8 @@ import { BoolColumn, DateColumn, JsonColumn } from '../../database/columns.js';
 @Index('UQ_accreditation_action_email', ['actionId', 'email'], { unique: true })
 @Index('UQ_accreditation_customId', ['actionId', 'customId'], { unique: true })
 @Index('IDX_accreditation_actionId_imageName', ['actionId', 'imageName'])
-@Index('IDX_accreditation_search', ['subjectId', 'actionId', 'search'])
+/** the text filter's walk, newest first, from the index alone (issue 16, migration 1764900000001) */
+@Index('IDX_accreditation_search', ['subjectId', 'actionId', 'id', 'search'])
 /** the list's printed / not printed filter (issue 16) */
 @Index('IDX_accreditation_printed', ['subjectId', 'actionId', 'printCount'])
 /** the device protocol's changes since a cursor (issue 11) */
