@@ -416,6 +416,41 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     ).toBeGreaterThan(100);
   });
 
+  it('pages a user field\'s broad "contains" from its values alone, to any page', async () => {
+    const want = rows.filter((r) => (companyOf.get(r.id) ?? '').includes('s.r.o.')).map((r) => r.id);
+    expect(want.length).toBeGreaterThan(COUNT_CAP - 1000);
+    const filterData = { customField: { [company.id]: 's.r.o.' } };
+    const last = Math.ceil(want.length / 10);
+    for (const page of [2, 700, last, last + 1]) {
+      const got = await list(filterData, page);
+      expect(got.data.map((r: { id: number }) => r.id)).toEqual(want.slice((page - 1) * 10, page * 10));
+    }
+    expect((await list(filterData, 1, true)).max).toBe(want.length);
+    // a person deleted with their values is gone from every page; the person of another action
+    // whose value is the same is never on one
+    const gone = want[25];
+    expect((await post('user/delete', { actionId: action.id, userId: [gone], type: 1 })).status).toBeLessThan(300);
+    rows = rows.filter((r) => r.id !== gone);
+    companyOf.delete(gone);
+    const after = want.filter((id) => id !== gone);
+    expect((await list(filterData, 3)).data.map((r: { id: number }) => r.id)).toEqual(after.slice(20, 30));
+    // the page's statement (on MariaDB with the service's hint) reads IDX_accreditation_value_person
+    // (field, action, person, value) alone, in its order
+    const plan: Record<string, unknown>[] = await t.ds.query(
+      `${TEST_DB === 'mariadb' ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN'} SELECT v.accreditationId FROM accreditation_value v${TEST_DB === 'mariadb' ? ' USE INDEX (IDX_accreditation_value_person)' : ''} WHERE v.fieldId = ? AND v.actionId = ? AND v.value LIKE ? ESCAPE '!' ORDER BY v.accreditationId DESC LIMIT 10 OFFSET 5000`,
+      [company.id, action.id, '%s.r.o.%'],
+    );
+    if (TEST_DB === 'mariadb') {
+      expect(plan[0]).toMatchObject({ key: 'IDX_accreditation_value_person' });
+      expect(String(plan[0].Extra)).toContain('Using index');
+      expect(String(plan[0].Extra)).not.toContain('filesort');
+    } else {
+      const detail = plan.map((p) => p.detail).join('\n');
+      expect(detail).toContain('COVERING INDEX IDX_accreditation_value_person');
+      expect(detail).not.toContain('TEMP B-TREE');
+    }
+  });
+
   it('keeps "not entered" in step with passages, their deletion, new and deleted people', async () => {
     // accreditation_not_entered (migration 1764200000001) is kept by triggers: what it holds is
     // what the entry log says, on every change below

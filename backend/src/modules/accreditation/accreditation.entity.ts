@@ -131,6 +131,8 @@ export class AccreditationZoneEntity {
  */
 @Entity('accreditation_value')
 @Index('IDX_accreditation_value_field', ['fieldId', 'actionId', 'value'])
+/** a field's values in person order: a page of a broad "contains" from the values alone (migration 1764900000002) */
+@Index('IDX_accreditation_value_person', ['fieldId', 'actionId', 'accreditationId', 'value'])
 export class AccreditationValueEntity {
   @PrimaryColumn({ type: 'int' })
   accreditationId: number;

@@ -14,7 +14,14 @@ import {
 } from '@accredo/domain';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { type DataSource, type EntityManager, In, type Repository, type SelectQueryBuilder } from 'typeorm';
+import {
+  type DataSource,
+  type EntityManager,
+  In,
+  type ObjectLiteral,
+  type Repository,
+  type SelectQueryBuilder,
+} from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import { refuseArchived } from '../../common/archive.js';
@@ -970,6 +977,9 @@ export class AccreditationService {
             );
       }
     }
+    // A user field's value matched by many, probed per person (EXISTS): read alone when it is the
+    // only condition (below).
+    let broadValue: { v: string; values: () => SelectQueryBuilder<ObjectLiteral> } | undefined;
     for (const [i, [fieldId, wanted]] of Object.entries(filter.customField ?? {}).entries()) {
       // field ids are digits (accreditationFilterSchema)
       if (wanted === '' || wanted === null) continue;
@@ -1043,6 +1053,7 @@ export class AccreditationService {
         params,
       );
       if (ids.length > SELECTIVE) {
+        broadValue = { v, values };
         soleCount = async () => {
           const [row] = await values().select('COUNT(*)', 'n').getRawMany<{ n: number }>();
           return Number(row.n);
@@ -1117,6 +1128,29 @@ export class AccreditationService {
         // a million, the rows not in the buffer pool); (subject, action, id) answers the join alone
         if (this.ds.options.type === 'mariadb') qb.useIndex('IDX_accreditation_list');
       }
+    }
+    // For a page of the list, a user field's value matched by many and nothing else: the field's
+    // values alone, newest person first on IDX_accreditation_value_person (field, action, person,
+    // value), each checked there, instead of the walk of every person probing their value (two
+    // seeks each on SQLite): a page half a million deep at a million reads half a million index
+    // entries and no row (migration 1764900000002). A value is written and deleted with its person
+    // in one transaction and carries the person's action; the page's people are still read by id,
+    // in the subject's scope, and any not of this action are left off (ListPage `ofAction`).
+    if (broadValue && forList && conditions === 1 && qb.expressionMap.wheres.length === 3 && !linked.length) {
+      const { v } = broadValue;
+      const vq = broadValue.values();
+      // MariaDB would take (field, action, value), also covering, and sort the matches
+      if (this.ds.options.type === 'mariadb') vq.useIndex('IDX_accreditation_value_person');
+      return {
+        qb: vq as unknown as SelectQueryBuilder<AccreditationEntity>,
+        conditions,
+        order: `${v}.accreditationId`,
+        idColumn: `${v}.accreditationId`,
+        ofAction: actionId,
+        count: soleCount,
+        capped: soleCapped,
+        broad: known === 1,
+      };
     }
     return {
       qb,
