@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { analyzeIfKept } from './sqlite-stats.js';
 
 /**
  * A deep page of a broad text search at a million people (issue 16, bench/accreditation-list.mjs
@@ -39,18 +40,7 @@ export class SearchById1764900000001 implements MigrationInterface {
       await q.query(
         `CREATE INDEX "IDX_accreditation_search" ON "accreditation" (${columns.map((c) => `"${c}"`).join(', ')})`,
       );
-      await analyzeIfKept(q, 'IDX_accreditation_search');
     }
+    await analyzeIfKept(q, 'IDX_accreditation_search');
   }
-}
-
-/**
- * SQLite: a new index's statistics, where the database keeps statistics (`sqlite_stat1`, from an
- * ANALYZE): without them beside the other indexes' the planner guesses the new one small.
- */
-export async function analyzeIfKept(q: QueryRunner, index: string): Promise<void> {
-  const [stats] = await q.query(
-    "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'",
-  );
-  if (Number(stats.n)) await q.query(`ANALYZE "${index}"`);
 }

@@ -1,5 +1,8 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { analyzeIfKept } from './1764900000001-search-by-id.js';
+import { type MigrationInterface, type QueryRunner, TableIndex } from 'typeorm';
+import { analyzeIfKept } from './sqlite-stats.js';
+
+const INDEX = 'IDX_accreditation_value_person';
+const COLUMNS = ['fieldId', 'actionId', 'accreditationId', 'value'];
 
 /**
  * A deep page of a user field's broad "contains" at a million people (issue 16,
@@ -15,22 +18,14 @@ import { analyzeIfKept } from './1764900000001-search-by-id.js';
 export class ValuePersonIndex1764900000002 implements MigrationInterface {
   name = 'ValuePersonIndex1764900000002';
 
+  // TypeORM's createIndex / dropIndex are plain CREATE / DROP INDEX on both databases (no table
+  // rebuilt, whose triggers SQLite would drop)
   async up(q: QueryRunner): Promise<void> {
-    if (q.connection.driver.options.type === 'mariadb') {
-      await q.query(
-        'CREATE INDEX `IDX_accreditation_value_person` ON `accreditation_value` (`fieldId`, `actionId`, `accreditationId`, `value`)',
-      );
-    } else {
-      await q.query(
-        'CREATE INDEX "IDX_accreditation_value_person" ON "accreditation_value" ("fieldId", "actionId", "accreditationId", "value")',
-      );
-      await analyzeIfKept(q, 'IDX_accreditation_value_person');
-    }
+    await q.createIndex('accreditation_value', new TableIndex({ name: INDEX, columnNames: COLUMNS }));
+    await analyzeIfKept(q, INDEX);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    if (q.connection.driver.options.type === 'mariadb')
-      await q.query('DROP INDEX `IDX_accreditation_value_person` ON `accreditation_value`');
-    else await q.query('DROP INDEX "IDX_accreditation_value_person"');
+    await q.dropIndex('accreditation_value', INDEX);
   }
 }

@@ -1129,30 +1129,7 @@ export class AccreditationService {
         if (this.ds.options.type === 'mariadb') qb.useIndex('IDX_accreditation_list');
       }
     }
-    // For a page of the list, a user field's value matched by many and nothing else: the field's
-    // values alone, newest person first on IDX_accreditation_value_person (field, action, person,
-    // value), each checked there, instead of the walk of every person probing their value (two
-    // seeks each on SQLite): a page half a million deep at a million reads half a million index
-    // entries and no row (migration 1764900000002). A value is written and deleted with its person
-    // in one transaction and carries the person's action; the page's people are still read by id,
-    // in the subject's scope, and any not of this action are left off (ListPage `ofAction`).
-    if (broadValue && forList && conditions === 1 && qb.expressionMap.wheres.length === 3 && !linked.length) {
-      const { v } = broadValue;
-      const vq = broadValue.values();
-      // MariaDB would take (field, action, value), also covering, and sort the matches
-      if (this.ds.options.type === 'mariadb') vq.useIndex('IDX_accreditation_value_person');
-      return {
-        qb: vq as unknown as SelectQueryBuilder<AccreditationEntity>,
-        conditions,
-        order: `${v}.accreditationId`,
-        idColumn: `${v}.accreditationId`,
-        ofAction: actionId,
-        count: soleCount,
-        capped: soleCapped,
-        broad: known === 1,
-      };
-    }
-    return {
+    const result: Filtered = {
       qb,
       conditions,
       order,
@@ -1162,6 +1139,27 @@ export class AccreditationService {
       blocks: conditions === 0 ? blocks : undefined,
       pageOf: conditions === 1 ? solePage : undefined,
     };
+    // For a page of the list, a user field's value matched by many and nothing else: the field's
+    // values alone, newest person first on IDX_accreditation_value_person (field, action, person,
+    // value), each checked there, instead of the walk of every person probing their value (two
+    // seeks each on SQLite): a page half a million deep at a million reads half a million index
+    // entries and no row (migration 1764900000002). A value is written and deleted with its person
+    // in one transaction and carries the person's action; the page's people are still read by id,
+    // in the subject's scope, and any not of this action are left off (ListPage `ofAction`).
+    if (broadValue && forList && conditions === 1) {
+      const vq = broadValue.values();
+      // MariaDB would take (field, action, value), also covering, and sort the matches
+      if (this.ds.options.type === 'mariadb') vq.useIndex('IDX_accreditation_value_person');
+      const person = `${broadValue.v}.accreditationId`;
+      return {
+        ...result,
+        qb: vq as unknown as SelectQueryBuilder<AccreditationEntity>,
+        order: person,
+        idColumn: person,
+        ofAction: actionId,
+      };
+    }
+    return result;
   }
 
   // ---- bulk changes (spec §7: ids, or `all` with the filter) ----
