@@ -83,6 +83,7 @@ import { GroupPersonIndex1764600000001 } from './migrations/1764600000001-group-
 import { ListFacets1764700000001 } from './migrations/1764700000001-list-facets.js';
 import { ZoneCounts1764800000001 } from './migrations/1764800000001-zone-counts.js';
 import { SearchById1764900000001 } from './migrations/1764900000001-search-by-id.js';
+import { ChangeSearch1765000000001 } from './migrations/1765000000001-change-search.js';
 import { ValuePersonIndex1764900000002 } from './migrations/1764900000002-value-person-index.js';
 import {
   AccreditationExtensionEntity,
@@ -171,6 +172,7 @@ export const MIGRATIONS = [
   ZoneCounts1764800000001,
   SearchById1764900000001,
   ValuePersonIndex1764900000002,
+  ChangeSearch1765000000001,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

@@ -11,7 +11,9 @@ import {
 } from '../../testing/test-app.js';
 import { SearchById1764900000001 } from '../../database/migrations/1764900000001-search-by-id.js';
 import { containing } from '../../database/columns.js';
+import { preparedReader } from '../../database/prepared.js';
 import { COUNT_CAP, FTS_TRIGRAMS } from './accreditation.service.js';
+import { MARK_EVERY } from './walk-marks.js';
 
 /** more matches than a filter reads at once to tell few from many (SELECTIVE, 2,000) */
 const SELECTIVE_CHECK = 2000;
@@ -75,15 +77,7 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
    * the one that `picks` as the database would run it, with its own parameters.
    */
   async function planOf(body: Parameters<typeof list>, picks: (sql: string) => boolean) {
-    const sent: [string, unknown[]][] = [];
-    const spy = vi.spyOn(t.ds.logger, 'logQuery').mockImplementation((sql, params) => {
-      sent.push([sql, Array.isArray(params) ? params : []]);
-    });
-    try {
-      await list(...body);
-    } finally {
-      spy.mockRestore();
-    }
+    const sent = await sentBy(body);
     const found = sent.filter(([sql]) => picks(sql));
     expect(found, sent.map(([sql]) => sql).join('\n')).toHaveLength(1);
     const [sql, params] = found[0];
@@ -92,6 +86,33 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
       params,
     );
     return plan;
+  }
+  /** The statements one page of the list sent, with their parameters. */
+  async function sentBy(body: Parameters<typeof list>) {
+    const sent: [string, unknown[]][] = [];
+    const spy = vi.spyOn(t.ds.logger, 'logQuery').mockImplementation((sql, params) => {
+      sent.push([sql, Array.isArray(params) ? params : []]);
+    });
+    // and those prepared on the driver (the marks of a text's walk: walk-marks.ts)
+    const reader = preparedReader(t.ds);
+    const { all, arrays } = { all: reader.all.bind(reader), arrays: reader.arrays.bind(reader) };
+    const spies = [
+      vi.spyOn(reader, 'all').mockImplementation(async (sql, params) => {
+        sent.push([sql, params]);
+        return all(sql, params);
+      }),
+      vi.spyOn(reader, 'arrays').mockImplementation(async (sql, params) => {
+        sent.push([sql, params]);
+        return arrays(sql, params);
+      }),
+    ];
+    try {
+      await list(...body);
+    } finally {
+      spy.mockRestore();
+      for (const s of spies) s.mockRestore();
+    }
+    return sent;
   }
   /** The plan reads this index alone (covering) and sorts nothing. */
   const readsAlone = (plan: Record<string, unknown>[], index: string) =>
@@ -301,6 +322,61 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
         (await t.ds.query("SELECT stat FROM sqlite_stat1 WHERE idx = 'IDX_accreditation_search'"))[0].stat.split(' '),
       ).toHaveLength(5);
     expect((await list({ text: 'x00' }, 700)).data.map((r: { id: number }) => r.id)).toEqual(want.slice(6990, 7000));
+  });
+
+  it("keeps the marks of a broad text's walk: deep pages and the exact count read once, read again after any change", async () => {
+    const want = () => rows.filter((r) => r.search.includes('x00')).map((r) => r.id);
+    const deep = async (page: number, exactCount = false) => {
+      const got = await list({ text: 'x00' }, page, exactCount);
+      return { ids: got.data.map((r: { id: number }) => r.id) as number[], max: got.max, maxCapped: got.maxCapped };
+    };
+    const last = () => Math.ceil(want().length / 10);
+    const expectPages = async () => {
+      for (const page of [1, 450, 701, last()])
+        expect((await deep(page)).ids).toEqual(want().slice((page - 1) * 10, page * 10));
+      expect(await deep(last() + 1)).toEqual({ ids: [], max: COUNT_CAP, maxCapped: true });
+      expect(await deep(900, true)).toEqual({
+        ids: want().slice(8990, 9000),
+        max: want().length,
+        maxCapped: false,
+      });
+    };
+    await expectPages();
+    // once marked, a deep page and the exact count skip fewer than MARK_EVERY matches
+    const skips = (sent: [string, unknown[]][]) =>
+      sent.filter(([sql]) => /search\W* LIKE/.test(sql)).map(([sql]) => Number(/OFFSET (\d+)/.exec(sql)?.[1] ?? 0));
+    for (const body of [
+      [{ text: 'x00' }, 1000],
+      [{ text: 'x00' }, 600, true],
+    ] as Parameters<typeof list>[]) {
+      const offsets = skips(await sentBy(body));
+      expect(offsets.length).toBeGreaterThan(0);
+      expect(Math.max(...offsets)).toBeLessThan(MARK_EVERY);
+    }
+    // a new person who matches, their e-mail changed so they no longer do, a search text changed
+    // by a statement of its own (the change feed records it: migration 1765000000001), a delete:
+    // each moves every page after it
+    const created = (
+      await post('user', { actionId: action.id, firstname: 'Marked', lastname: 'Walk', email: 'x00walk@example.com' })
+    ).body.data;
+    rows.unshift({ id: created.id, customId: 0, search: 'marked walk x00walk@example.com', printCount: 0 });
+    await expectPages();
+    await t.api('PUT', `/api/admin/v1/user/${created.id}`, {
+      token: admin,
+      body: { actionId: action.id, firstname: 'Marked', lastname: 'Walk', email: 'walk@example.com' },
+    });
+    rows[0].search = 'marked walk walk@example.com';
+    await expectPages();
+    const matching = rows.find((r) => r.search.includes('x00'));
+    await t.ds.query('UPDATE accreditation SET search = ? WHERE id = ?', ['changed by hand', matching?.id]);
+    const before = matching?.search ?? '';
+    if (matching) matching.search = 'changed by hand';
+    await expectPages();
+    await t.ds.query('UPDATE accreditation SET search = ? WHERE id = ?', [before, matching?.id]);
+    if (matching) matching.search = before;
+    await post('user/delete', { actionId: action.id, userId: [created.id], type: 1 });
+    rows.shift();
+    await expectPages();
   });
 
   it('filters by group, zone, printed and entrance exactly, few or many', async () => {

@@ -43,6 +43,8 @@ import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import { type AfterInsert, CUSTOM_ID_READ, createCore, type NewPerson } from './registration-write.js';
 import { coreRunner } from '../../database/core-runner.js';
+import { settledCursor } from '../../database/change-feed.js';
+import { WalkMarks, type WalkReader } from './walk-marks.js';
 import { AccreditationHistoryService } from './accreditation-history.service.js';
 import { EntranceEntity, localDay, subjectTimeZone } from './entrance.entity.js';
 import {
@@ -117,6 +119,9 @@ const emailExists = () => new AppError('EMAIL_EXIST', { fields: [{ path: 'email'
  * Accreditations (spec §3, §5, §7): register and edit with the action's user fields, find with the
  * filter panel, change in bulk (on ids or on a whole filter), check by code, and credit.
  */
+/** The mark's parameter while a walk's statement is written (AccreditationService.markedPage): no id is negative. */
+const WALK_MARK = -0x7fff_fff1;
+
 /** Up to this many matches a filter counts as selective (see AccreditationService.page). */
 const SELECTIVE = 2000;
 /**
@@ -186,6 +191,11 @@ interface Filtered {
    * index instead of the walk newest first; null where it cannot be (the walk then reads it).
    */
   pageOf?: (offset: number, take: number, exactCount: boolean) => Promise<ListPage | null>;
+  /**
+   * The walk newest first is a text's alone (every entry of the action checked by LIKE): its deep
+   * pages and exact count read from its marks while the action has not changed (walk-marks.ts).
+   */
+  marked?: boolean;
 }
 
 type ListPage = { rows: AccreditationEntity[]; max: number; maxCapped: boolean };
@@ -235,6 +245,8 @@ export class AccreditationService {
   private readonly zones: TenantRepository<ZoneEntity>;
   private readonly fields: TenantRepository<CustomFieldEntity>;
   private readonly images: TenantRepository<ImageEntity>;
+  /** the marks of texts' walks (walk-marks.ts), in this process */
+  private readonly walkMarks = new WalkMarks();
 
   constructor(
     @InjectRepository(AccreditationEntity) repo: Repository<AccreditationEntity>,
@@ -387,7 +399,19 @@ export class AccreditationService {
    * COUNT_CAP + 1 matches unless `exactCount` asks for all (issue 16, bench/accreditation-list.mjs).
    */
   private async page(
-    { qb, conditions, order = 'a.id', idColumn = 'a.id', ofAction, count, capped, broad, blocks, pageOf }: Filtered,
+    {
+      qb,
+      conditions,
+      order = 'a.id',
+      idColumn = 'a.id',
+      ofAction,
+      count,
+      capped,
+      broad,
+      blocks,
+      pageOf,
+      marked,
+    }: Filtered,
     page: number,
     pageSize: number,
     exactCount: boolean,
@@ -444,6 +468,10 @@ export class AccreditationService {
         return { rows: ofActionOnly(await this.rowsByIds(pageIds), ofAction), max: ids.length, maxCapped: false };
       }
     }
+    if (marked && (exactCount || offset >= LIST_BLOCKS_FROM.offset)) {
+      const found = await this.markedPage(qb, offset, pageSize, exactCount);
+      if (found) return found;
+    }
     const [pageIds, counted] = await Promise.all([
       qb
         .clone()
@@ -459,6 +487,86 @@ export class AccreditationService {
           : this.cappedCount(qb, idColumn),
     ]);
     return { rows: ofActionOnly(await this.rowsByIds(pageIds.map((r) => Number(r.id))), ofAction), ...counted };
+  }
+
+  /**
+   * A page of a text's walk alone (Filtered `marked`) from its marks (walk-marks.ts), or null
+   * where a new walk cannot be marked yet. The walk is read on IDX_accreditation_search (subject,
+   * action, id, search), from a mark down by `a.id <=` the mark: the index alone, a range.
+   */
+  private async markedPage(
+    qb: SelectQueryBuilder<AccreditationEntity>,
+    offset: number,
+    take: number,
+    exactCount: boolean,
+  ): Promise<ListPage | null> {
+    const walk = qb.clone().select('a.id', 'id').orderBy('a.id', 'DESC');
+    const mariadb = this.ds.options.type === 'mariadb';
+    if (mariadb) walk.useIndex('IDX_accreditation_search');
+    // SQLite takes (subject, action, id) for the range and reads each row for its text
+    const indexed = (q: string) =>
+      mariadb
+        ? q
+        : q.replace('FROM "accreditation" "a"', 'FROM "accreditation" "a" INDEXED BY "IDX_accreditation_search"');
+    const [sql, params] = walk.getQueryAndParameters();
+    // the mark as a value no other parameter has, bound or written into the statement (whole
+    // numbers are, as the statement shows), then bound as a parameter of its own: the statements
+    // are prepared once on the driver (database/prepared.ts), a walk being up to a few hundred
+    const [markSql, markParams] = walk
+      .clone()
+      .andWhere('a.id <= :walkMark', { walkMark: WALK_MARK })
+      .getQueryAndParameters();
+    const bound = markParams.indexOf(WALK_MARK);
+    const written = indexed(markSql).split(String(WALK_MARK));
+    if (!indexed(markSql).includes('IDX_accreditation_search') || (bound < 0 && written.length !== 2)) return null;
+    const at = bound >= 0 ? bound : (written[0].match(/\?/g) ?? []).length;
+    const fromSql = bound >= 0 ? indexed(markSql) : written.join('?');
+    const rest = bound >= 0 ? markParams.filter((_, i) => i !== bound) : markParams;
+    const fromMark = (from: number): [string, unknown[]] => [fromSql, [...rest.slice(0, at), from, ...rest.slice(at)]];
+    const read = preparedReader(this.ds);
+    const reader: WalkReader = {
+      ids: async (from, skip, n) => {
+        const [q, p] = from === undefined ? [indexed(sql), params] : fromMark(from);
+        return (await read.arrays<[unknown]>(`${q} LIMIT ${Number(n)} OFFSET ${Number(skip)}`, p)).map((r) =>
+          Number(r[0]),
+        );
+      },
+      countFrom: async (from, upTo) => {
+        const [q, p] = fromMark(from);
+        // once per walk; through TypeORM, as mysql2's prepared statements read no BIGINT here
+        const [row] = await this.ds.query(`SELECT COUNT(*) AS n FROM (${q} LIMIT ${Number(upTo)}) w`, p);
+        return Number(row.n);
+      },
+    };
+    const actionId = Number(qb.getParameters().actionId);
+    const found = await this.walkMarks.page(
+      `${sql}\u0000${JSON.stringify(params)}`,
+      {
+        current: async () => {
+          const [row] = await this.ds.query('SELECT MAX(c.id) AS v FROM accreditation_change c WHERE c.actionId = ?', [
+            actionId,
+          ]);
+          return String(row?.v ?? 0);
+        },
+        settled: async () => {
+          if (this.ds.options.type !== 'mariadb') return true;
+          const [row] = await this.ds.query('SELECT MAX(id) AS hi FROM accreditation_change');
+          return (await settledCursor(this.ds)) >= Number(row?.hi ?? 0);
+        },
+      },
+      reader,
+      offset,
+      take,
+      exactCount,
+    );
+    if (!found) return null;
+    const counted =
+      found.total !== undefined
+        ? shownCount(found.total, exactCount)
+        : found.atLeast > COUNT_CAP
+          ? shownCount(found.atLeast)
+          : await this.cappedCount(qb, 'a.id');
+    return { rows: await this.rowsByIds(found.ids), ...counted };
   }
 
   /** How many rows the query has, every one (the exact count asked for). */
@@ -771,11 +879,15 @@ export class AccreditationService {
         return { rows, ...counted };
       },
     });
+    let textWalk = false;
     if (filter.text) {
       // One folded column: names, e-mail, code (see searchText).
       const folded = foldSearch(filter.text);
       const like = containing(folded);
-      const scan = () => where("a.search LIKE :like ESCAPE '!'", { like });
+      const scan = () => {
+        where("a.search LIKE :like ESCAPE '!'", { like });
+        textWalk = true;
+      };
       if (this.ds.options.type === 'mariadb') {
         // MariaDB: the trigram table (migration 1764108100000), each candidate checked by the LIKE
         const ids = await this.trigramIds(
@@ -1138,6 +1250,7 @@ export class AccreditationService {
       broad: conditions === 1 && known === 1,
       blocks: conditions === 0 ? blocks : undefined,
       pageOf: conditions === 1 ? solePage : undefined,
+      marked: conditions === 1 && textWalk && !drive,
     };
     // For a page of the list, a user field's value matched by many and nothing else: the field's
     // values alone, newest person first on IDX_accreditation_value_person (field, action, person,

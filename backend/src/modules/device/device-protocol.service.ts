@@ -16,6 +16,7 @@ import { DeviceEntity, DeviceTemplateEntity } from './device.entity.js';
 import { deviceDto } from './device.service.js';
 import { GateCache } from './gate-cache.service.js';
 import { isSqlite, readDate, readJson } from './sql.js';
+import { advanceCursor, changeNowSql, changeSettleMs, settledCursor } from '../../database/change-feed.js';
 
 /** The accreditation columns of a snapshot or changes row. */
 const PERSON_COLUMNS =
@@ -38,25 +39,6 @@ export const otherCodeHash = (bc: string): string =>
  */
 export const CHANGE_KEEP_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
-/**
- * MariaDB numbers a change when it is written, not when its transaction commits: a gap in the
- * sequence may be a transaction still in flight. The cursor stops before a gap whose next change
- * is younger than this (the changes after it are sent, and sent again on the next poll, which is
- * harmless: the answer is the current state); an older gap is a rollback. SQLite commits one
- * writer at a time in sequence order: nothing to wait for.
- */
-const SETTLE_MS = 30_000;
-
-/** How far a cursor may advance over changes read in id order: through consecutive or settled ones. */
-function advance(from: number, changes: { id: unknown; changedAt: unknown }[], settledUntil: number): number {
-  let cursor = from;
-  for (const c of changes) {
-    const id = Number(c.id);
-    if (id !== cursor + 1 && Number(c.changedAt) > settledUntil) break;
-    cursor = id;
-  }
-  return cursor;
-}
 
 const isUidConflict = (err: unknown) =>
   /UQ_device_subject_uid|device\.subjectId, device\.uid|Duplicate entry/i.test(String((err as Error)?.message));
@@ -279,11 +261,15 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
       changedAt: unknown;
       dbNow: unknown;
     }[] = await this.ds.query(
-      `SELECT id, actionId, accreditationId, changedAt, ${this.nowSql()} AS dbNow FROM accreditation_change
+      `SELECT id, actionId, accreditationId, changedAt, ${changeNowSql(this.ds)} AS dbNow FROM accreditation_change
          WHERE subjectId = ? AND id > ? ORDER BY id LIMIT ${limit}`,
       [auth.subjectId, since],
     );
-    const cursor = advance(since, changes, changes.length ? Number(changes[0].dbNow) - this.settleMs() : 0);
+    const cursor = advanceCursor(
+      since,
+      changes,
+      changes.length ? Number(changes[0].dbNow) - changeSettleMs(this.ds) : 0,
+    );
     const ids = [...new Set(changes.map((c) => Number(c.accreditationId)))];
     const all: Record<string, unknown>[] = ids.length
       ? await this.ds.query(
@@ -348,34 +334,9 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
   }
 
   /** The database's clock in epoch ms (the clock the triggers stamp `changedAt` with). */
-  private nowSql(): string {
-    return isSqlite(this.ds)
-      ? "CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)"
-      : 'ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)';
-  }
-
-  private settleMs(): number {
-    return isSqlite(this.ds) ? 0 : SETTLE_MS;
-  }
-
   /** The cursor a snapshot starts the changes from: the newest change, or before an unsettled gap. */
   private async currentCursor(): Promise<string> {
-    const settle = this.settleMs();
-    if (!settle) {
-      const [row]: { hi: unknown }[] = await this.ds.query('SELECT MAX(id) AS hi FROM accreditation_change');
-      return String(Number(row?.hi ?? 0));
-    }
-    const [base]: { hi: unknown; lo: unknown; dbNow: unknown }[] = await this.ds.query(
-      `SELECT (SELECT MAX(id) FROM accreditation_change WHERE changedAt <= ${this.nowSql()} - ${settle}) AS hi,
-         (SELECT MIN(id) FROM accreditation_change) AS lo, ${this.nowSql()} AS dbNow`,
-    );
-    // no settled change kept: start just before the oldest kept one (what lies below is pruned)
-    const from = base?.hi != null ? Number(base.hi) : base?.lo != null ? Number(base.lo) - 1 : 0;
-    const young: { id: unknown; changedAt: unknown }[] = await this.ds.query(
-      'SELECT id, changedAt FROM accreditation_change WHERE id > ? ORDER BY id',
-      [from],
-    );
-    return String(advance(from, young, Number(base?.dbNow) - settle));
+    return String(await settledCursor(this.ds));
   }
 
   private async people(rows: Record<string, unknown>[], templateId: number) {

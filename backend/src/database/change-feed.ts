@@ -1,0 +1,66 @@
+import type { DataSource } from 'typeorm';
+
+/**
+ * The change feed (`accreditation_change`, written by triggers in the writing transaction:
+ * migrations 1764000400000 and 1765000000001): a sequence of "this person of this action changed".
+ * Read by the device protocol (a station's cursor) and by the list (whether a text's walk changed).
+ */
+
+/**
+ * MariaDB numbers a change when it is written, not when its transaction commits: a gap in the
+ * sequence may be a transaction still in flight. A reader stops before a gap whose next change is
+ * younger than this; an older gap is a rollback. SQLite commits one writer at a time in sequence
+ * order: nothing to wait for.
+ */
+export const SETTLE_MS = 30_000;
+
+const sqlite = (ds: DataSource) => ds.options.type === 'better-sqlite3';
+
+/** How long a gap in the feed may be a transaction still in flight (0 on SQLite). */
+export const changeSettleMs = (ds: DataSource): number => (sqlite(ds) ? 0 : SETTLE_MS);
+
+/** The database's clock as epoch ms, as the feed's `changedAt` is written. */
+export const changeNowSql = (ds: DataSource): string =>
+  sqlite(ds)
+    ? "CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)"
+    : 'ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)';
+
+/** How far a cursor may advance over changes read in id order: through consecutive or settled ones. */
+export function advanceCursor(
+  from: number,
+  changes: { id: unknown; changedAt: unknown }[],
+  settledUntil: number,
+): number {
+  let cursor = from;
+  for (const c of changes) {
+    const id = Number(c.id);
+    if (id !== cursor + 1 && Number(c.changedAt) > settledUntil) break;
+    cursor = id;
+  }
+  return cursor;
+}
+
+/**
+ * The feed's newest change before which nothing can still arrive: the newest on SQLite; on MariaDB
+ * the newest reached through consecutive or settled changes from the newest settled one (the
+ * changes younger than SETTLE_MS are read).
+ */
+export async function settledCursor(ds: DataSource): Promise<number> {
+  const settle = changeSettleMs(ds);
+  if (!settle) {
+    const [row]: { hi: unknown }[] = await ds.query('SELECT MAX(id) AS hi FROM accreditation_change');
+    return Number(row?.hi ?? 0);
+  }
+  const now = changeNowSql(ds);
+  const [base]: { hi: unknown; lo: unknown; dbNow: unknown }[] = await ds.query(
+    `SELECT (SELECT MAX(id) FROM accreditation_change WHERE changedAt <= ${now} - ${settle}) AS hi,
+       (SELECT MIN(id) FROM accreditation_change) AS lo, ${now} AS dbNow`,
+  );
+  // no settled change kept: start just before the oldest kept one (what lies below is pruned)
+  const from = base?.hi != null ? Number(base.hi) : base?.lo != null ? Number(base.lo) - 1 : 0;
+  const young: { id: unknown; changedAt: unknown }[] = await ds.query(
+    'SELECT id, changedAt FROM accreditation_change WHERE id > ? ORDER BY id',
+    [from],
+  );
+  return advanceCursor(from, young, Number(base?.dbNow) - settle);
+}
