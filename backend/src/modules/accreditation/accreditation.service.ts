@@ -192,10 +192,12 @@ interface Filtered {
    */
   pageOf?: (offset: number, take: number, exactCount: boolean) => Promise<ListPage | null>;
   /**
-   * The walk newest first is a text's alone (every entry of the action checked by LIKE): its deep
-   * pages and exact count read from its marks while the action has not changed (walk-marks.ts).
+   * The walk newest first reads only what the change feed follows (a text, groups, zones,
+   * passages) and no index counts it: its pages and count are read from its marks while the action
+   * has not changed (walk-marks.ts). `deep`: a text's walk alone, for a deep page or the exact
+   * count; `always`: two or more conditions, whose count walks up to COUNT_CAP matches.
    */
-  marked?: boolean;
+  marked?: 'deep' | 'always';
 }
 
 type ListPage = { rows: AccreditationEntity[]; max: number; maxCapped: boolean };
@@ -455,6 +457,10 @@ export class AccreditationService {
       const found = await pageOf(offset, pageSize, exactCount);
       if (found) return found;
     }
+    if (marked === 'always') {
+      const found = await this.markedPage(qb, 'always', order, idColumn, ofAction, offset, pageSize, exactCount);
+      if (found) return found;
+    }
     if (conditions && !broad) {
       const ids = (
         await qb
@@ -468,8 +474,8 @@ export class AccreditationService {
         return { rows: ofActionOnly(await this.rowsByIds(pageIds), ofAction), max: ids.length, maxCapped: false };
       }
     }
-    if (marked && (exactCount || offset >= LIST_BLOCKS_FROM.offset)) {
-      const found = await this.markedPage(qb, offset, pageSize, exactCount);
+    if (marked === 'deep' && (exactCount || offset >= LIST_BLOCKS_FROM.offset)) {
+      const found = await this.markedPage(qb, 'deep', order, idColumn, ofAction, offset, pageSize, exactCount);
       if (found) return found;
     }
     const [pageIds, counted] = await Promise.all([
@@ -490,22 +496,31 @@ export class AccreditationService {
   }
 
   /**
-   * A page of a text's walk alone (Filtered `marked`) from its marks (walk-marks.ts), or null
-   * where a new walk cannot be marked yet. The walk is read on IDX_accreditation_search (subject,
-   * action, id, search), from a mark down by `a.id <=` the mark: the index alone, a range.
+   * A page of a walk the change feed follows (Filtered `marked`) from its marks (walk-marks.ts),
+   * or null where a new walk cannot be marked yet. The walk continues from a mark by `order <=`
+   * the mark, on the index the walk reads: a text's alone on IDX_accreditation_search (subject,
+   * action, id, search), the index alone, a range; a driven one on its links' (key, person).
+   * `always` (two or more conditions) reads at least COUNT_CAP + 1 matches, so its count is known.
    */
   private async markedPage(
     qb: SelectQueryBuilder<AccreditationEntity>,
+    kind: 'deep' | 'always',
+    order: string,
+    idColumn: string,
+    ofAction: number | undefined,
     offset: number,
     take: number,
     exactCount: boolean,
   ): Promise<ListPage | null> {
-    const walk = qb.clone().select('a.id', 'id').orderBy('a.id', 'DESC');
+    const actionId = Number(qb.getParameters().actionId);
+    if (!Number.isInteger(actionId)) return null;
+    const walk = qb.clone().select(idColumn, 'id').orderBy(order, 'DESC');
     const mariadb = this.ds.options.type === 'mariadb';
-    if (mariadb) walk.useIndex('IDX_accreditation_search');
-    // SQLite takes (subject, action, id) for the range and reads each row for its text
+    const text = kind === 'deep';
+    if (mariadb && text) walk.useIndex('IDX_accreditation_search');
+    // SQLite takes (subject, action, id) for a text's range and reads each row for its text
     const indexed = (q: string) =>
-      mariadb
+      mariadb || !text
         ? q
         : q.replace('FROM "accreditation" "a"', 'FROM "accreditation" "a" INDEXED BY "IDX_accreditation_search"');
     const [sql, params] = walk.getQueryAndParameters();
@@ -514,11 +529,12 @@ export class AccreditationService {
     // are prepared once on the driver (database/prepared.ts), a walk being up to a few hundred
     const [markSql, markParams] = walk
       .clone()
-      .andWhere('a.id <= :walkMark', { walkMark: WALK_MARK })
+      .andWhere(`${order} <= :walkMark`, { walkMark: WALK_MARK })
       .getQueryAndParameters();
     const bound = markParams.indexOf(WALK_MARK);
     const written = indexed(markSql).split(String(WALK_MARK));
-    if (!indexed(markSql).includes('IDX_accreditation_search') || (bound < 0 && written.length !== 2)) return null;
+    if ((text && !indexed(markSql).includes('IDX_accreditation_search')) || (bound < 0 && written.length !== 2))
+      return null;
     const at = bound >= 0 ? bound : (written[0].match(/\?/g) ?? []).length;
     const fromSql = bound >= 0 ? indexed(markSql) : written.join('?');
     const rest = bound >= 0 ? markParams.filter((_, i) => i !== bound) : markParams;
@@ -538,7 +554,6 @@ export class AccreditationService {
         return Number(row.n);
       },
     };
-    const actionId = Number(qb.getParameters().actionId);
     const found = await this.walkMarks.page(
       `${sql}\u0000${JSON.stringify(params)}`,
       {
@@ -558,6 +573,7 @@ export class AccreditationService {
       offset,
       take,
       exactCount,
+      text ? 0 : COUNT_CAP + 1,
     );
     if (!found) return null;
     const counted =
@@ -565,8 +581,8 @@ export class AccreditationService {
         ? shownCount(found.total, exactCount)
         : found.atLeast > COUNT_CAP
           ? shownCount(found.atLeast)
-          : await this.cappedCount(qb, 'a.id');
-    return { rows: await this.rowsByIds(found.ids), ...counted };
+          : await this.cappedCount(qb, idColumn);
+    return { rows: ofActionOnly(await this.rowsByIds(found.ids), ofAction), ...counted };
   }
 
   /** How many rows the query has, every one (the exact count asked for). */
@@ -1195,6 +1211,16 @@ export class AccreditationService {
         );
       else qb.andWhere(`+a.printCount ${printedProbe === 1 ? '> 0' : '= 0'}`);
     }
+    // Marked (walk-marks.ts) where every condition is of what the change feed follows: a text, a
+    // group, a zone, passages (not the print count, not a user field's values)
+    const followed = filter.printed !== 1 && filter.printed !== -1 && !Object.keys(filter.customField ?? {}).length;
+    const marked: Filtered['marked'] = !followed
+      ? undefined
+      : conditions > 1
+        ? 'always'
+        : conditions === 1 && textWalk && !drive
+          ? 'deep'
+          : undefined;
     if (linked.length) {
       for (const l of linked) if (l !== drive) qb.andWhere(...linkProbe(l));
       // For a page of the list (not a bulk change, which acts on the people it names): when every
@@ -1227,6 +1253,7 @@ export class AccreditationService {
               order: 'drv.accreditationId',
               idColumn: 'drv.accreditationId',
               ofAction: actionId,
+              marked,
             };
           }
         }
@@ -1250,7 +1277,7 @@ export class AccreditationService {
       broad: conditions === 1 && known === 1,
       blocks: conditions === 0 ? blocks : undefined,
       pageOf: conditions === 1 ? solePage : undefined,
-      marked: conditions === 1 && textWalk && !drive,
+      marked,
     };
     // For a page of the list, a user field's value matched by many and nothing else: the field's
     // values alone, newest person first on IDX_accreditation_value_person (field, action, person,

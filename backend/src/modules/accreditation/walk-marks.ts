@@ -60,8 +60,9 @@ export class WalkMarks {
 
   /**
    * A page (`take` ids `offset` deep) of the walk under `key`, and its count when `exact` (or
-   * when known); the token is read before the walk and again after it, and the marks are kept only
-   * when both agree. Null when a new walk cannot be marked yet (the caller walks as before).
+   * when known; `countTo`: at least this many matches are read, or the walk to its end, so that
+   * `atLeast` or `total` says whether there are that many); the token is read before the walk and
+   * again after it, and the marks are kept only when both agree. Null when a new walk cannot be marked yet (the caller walks as before).
    */
   async page(
     key: string,
@@ -70,6 +71,7 @@ export class WalkMarks {
     offset: number,
     take: number,
     exact: boolean,
+    countTo = 0,
   ): Promise<MarkedPage | null> {
     const before = await token.current();
     const kept = this.walks.get(key);
@@ -79,7 +81,10 @@ export class WalkMarks {
     if (!fresh && !(await token.settled())) return null;
     // a copy: requests on the same walk extend their own (the longer is kept)
     const walk: Walk = fresh ? { ...kept, marks: [...kept.marks] } : { token: before, at: Date.now(), marks: [] };
-    const grown = await this.extend(walk, reader, exact ? Number.POSITIVE_INFINITY : Math.floor(offset / MARK_EVERY));
+    const upTo = exact
+      ? Number.POSITIVE_INFINITY
+      : Math.max(Math.floor(offset / MARK_EVERY), Math.ceil(countTo / MARK_EVERY));
+    const grown = await this.extend(walk, reader, upTo);
     const k = Math.floor(offset / MARK_EVERY);
     const ids =
       k < walk.marks.length && take > 0
