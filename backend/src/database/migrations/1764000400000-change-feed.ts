@@ -1,8 +1,11 @@
 import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
 import { columns } from './columns.js';
 
-/** The accreditation columns a gate reads (a change of e-mail, print count or search text is none). */
-const WATCHED = [
+/**
+ * The accreditation columns a gate reads (a change of e-mail, print count or search text is none;
+ * the search text was added by migration 1765000000001).
+ */
+export const WATCHED = [
   'actionId',
   'customId',
   'firstname',

@@ -1,19 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-/** The columns the change feed's update trigger watched (migration 1764000400000). */
-const GATE_READS = [
-  'actionId',
-  'customId',
-  'firstname',
-  'lastname',
-  'bc',
-  'days',
-  'fieldValues',
-  'imageId',
-  'credit',
-  'isUnlimited',
-  'updatedAt',
-];
+import { WATCHED } from './1764000400000-change-feed.js';
 
 /** The feed's update trigger over these columns, as migration 1764000400000 wrote it. */
 function updateTrigger(q: QueryRunner, watched: string[]): string {
@@ -47,11 +33,11 @@ export class ChangeSearch1765000000001 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query('DROP TRIGGER IF EXISTS TR_accreditation_change_upd');
-    await q.query(updateTrigger(q, [...GATE_READS, 'search']));
+    await q.query(updateTrigger(q, [...WATCHED, 'search']));
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query('DROP TRIGGER IF EXISTS TR_accreditation_change_upd');
-    await q.query(updateTrigger(q, GATE_READS));
+    await q.query(updateTrigger(q, WATCHED));
   }
 }

@@ -75,24 +75,19 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
     const marks = new WalkMarks();
     const { reader, skipped } = walkOf(3 * MARK_EVERY);
     let value = 'a';
-    await marks.page(
-      'k',
-      token(() => value),
-      reader,
-      2 * MARK_EVERY,
-      10,
-      false,
-    );
+    const page = () =>
+      marks.page(
+        'k',
+        token(() => value),
+        reader,
+        2 * MARK_EVERY,
+        10,
+        false,
+      );
+    await page();
     value = 'b';
     skipped.length = 0;
-    await marks.page(
-      'k',
-      token(() => value),
-      reader,
-      2 * MARK_EVERY,
-      10,
-      false,
-    );
+    await page();
     expect(skipped.filter((s) => s === MARK_EVERY)).toHaveLength(2); // walked to the page again
     // the token moves between the reads before and after the walk: nothing kept
     let reads = 0;
