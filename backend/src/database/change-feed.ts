@@ -42,25 +42,34 @@ export function advanceCursor(
 
 /**
  * The feed's newest change before which nothing can still arrive: the newest on SQLite; on MariaDB
- * the newest reached through consecutive or settled changes from the newest settled one (the
- * changes younger than SETTLE_MS are read).
+ * the newest reached through consecutive or settled changes from the newest change below the
+ * young ones (those younger than SETTLE_MS). Each read is a short range: the young changes on
+ * `changedAt`'s index, the rest on the primary key (`MAX(id) WHERE changedAt <= …`, as this read
+ * before, walked `changedAt`'s index over every change kept: 1.7 s of the server at 3.8 million).
  */
 export async function settledCursor(ds: DataSource): Promise<number> {
   const settle = changeSettleMs(ds);
-  if (!settle) {
+  const newest = async () => {
     const [row]: { hi: unknown }[] = await ds.query('SELECT MAX(id) AS hi FROM accreditation_change');
     return Number(row?.hi ?? 0);
-  }
+  };
+  if (!settle) return newest();
   const now = changeNowSql(ds);
-  const [base]: { hi: unknown; lo: unknown; dbNow: unknown }[] = await ds.query(
-    `SELECT (SELECT MAX(id) FROM accreditation_change WHERE changedAt <= ${now} - ${settle}) AS hi,
-       (SELECT MIN(id) FROM accreditation_change) AS lo, ${now} AS dbNow`,
+  const [young]: { lo: unknown; dbNow: unknown }[] = await ds.query(
+    `SELECT MIN(id) AS lo, ${now} AS dbNow FROM accreditation_change WHERE changedAt > ${now} - ${settle}`,
   );
-  // no settled change kept: start just before the oldest kept one (what lies below is pruned)
-  const from = base?.hi != null ? Number(base.hi) : base?.lo != null ? Number(base.lo) - 1 : 0;
-  const young: { id: unknown; changedAt: unknown }[] = await ds.query(
+  // nothing young: whatever is still in flight was numbered after the newest (a transaction runs
+  // for less than SETTLE_MS)
+  if (young?.lo == null) return newest();
+  // the newest change below the young ones is settled (were it young, it would be among them); with
+  // none kept below (pruned), start just before the oldest young one
+  const [below]: { prev: unknown }[] = await ds.query('SELECT MAX(id) AS prev FROM accreditation_change WHERE id < ?', [
+    young.lo,
+  ]);
+  const from = below?.prev != null ? Number(below.prev) : Number(young.lo) - 1;
+  const after: { id: unknown; changedAt: unknown }[] = await ds.query(
     'SELECT id, changedAt FROM accreditation_change WHERE id > ? ORDER BY id',
     [from],
   );
-  return advanceCursor(from, young, Number(base?.dbNow) - settle);
+  return advanceCursor(from, after, Number(young.dbNow) - settle);
 }

@@ -353,6 +353,19 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
       expect(offsets.length).toBeGreaterThan(0);
       expect(Math.max(...offsets)).toBeLessThan(MARK_EVERY);
     }
+    // and reads from a mark as a range of the text's index (subject, action, id), not every entry
+    // above it (MariaDB took the (subject, action) ref for a USE INDEX)
+    const fromMark = await planOf([{ text: 'x00' }, 1000], (sql) => /search\W* LIKE/.test(sql) && /<= \?/.test(sql));
+    if (TEST_DB === 'mariadb')
+      expect([fromMark[0].key, fromMark[0].type, Number(fromMark[0].key_len)]).toEqual([
+        'IDX_accreditation_search',
+        'range',
+        12,
+      ]);
+    else
+      expect(fromMark.map((p) => String(p.detail))).toEqual([
+        expect.stringMatching(/COVERING INDEX IDX_accreditation_search \(subjectId=\? AND actionId=\? AND id<\?\)/),
+      ]);
     // a new person who matches, their e-mail changed so they no longer do, a search text changed
     // by a statement of its own (the change feed records it: migration 1765000000001), a delete:
     // each moves every page after it

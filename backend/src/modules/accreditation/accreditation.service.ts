@@ -518,11 +518,16 @@ export class AccreditationService {
     const mariadb = this.ds.options.type === 'mariadb';
     const text = kind === 'deep';
     if (mariadb && text) walk.useIndex('IDX_accreditation_search');
-    // SQLite takes (subject, action, id) for a text's range and reads each row for its text
+    // A text's walk from a mark must be a range of (subject, action, id): SQLite took (subject,
+    // action, id) of IDX_accreditation_list and read each row for its text; MariaDB, told to USE
+    // the index, took its (subject, action) ref and filtered `id <=`, walking every entry above the
+    // mark (a page of a million: seconds), where FORCE INDEX is the range.
     const indexed = (q: string) =>
-      mariadb || !text
+      !text
         ? q
-        : q.replace('FROM "accreditation" "a"', 'FROM "accreditation" "a" INDEXED BY "IDX_accreditation_search"');
+        : mariadb
+          ? q.replace('USE INDEX (`IDX_accreditation_search`)', 'FORCE INDEX (`IDX_accreditation_search`)')
+          : q.replace('FROM "accreditation" "a"', 'FROM "accreditation" "a" INDEXED BY "IDX_accreditation_search"');
     const [sql, params] = walk.getQueryAndParameters();
     // the mark as a value no other parameter has, bound or written into the statement (whole
     // numbers are, as the statement shows), then bound as a parameter of its own: the statements
@@ -533,7 +538,10 @@ export class AccreditationService {
       .getQueryAndParameters();
     const bound = markParams.indexOf(WALK_MARK);
     const written = indexed(markSql).split(String(WALK_MARK));
-    if ((text && !indexed(markSql).includes('IDX_accreditation_search')) || (bound < 0 && written.length !== 2))
+    if (
+      (text && !/(INDEXED BY|FORCE INDEX) \W*IDX_accreditation_search/.test(indexed(markSql))) ||
+      (bound < 0 && written.length !== 2)
+    )
       return null;
     const at = bound >= 0 ? bound : (written[0].match(/\?/g) ?? []).length;
     const fromSql = bound >= 0 ? indexed(markSql) : written.join('?');
@@ -548,9 +556,10 @@ export class AccreditationService {
         );
       },
       countFrom: async (from, upTo) => {
-        const [q, p] = fromMark(from);
+        const [q, p] = from === undefined ? [indexed(sql), params] : fromMark(from);
         // once per walk; through TypeORM, as mysql2's prepared statements read no BIGINT here
-        const [row] = await this.ds.query(`SELECT COUNT(*) AS n FROM (${q} LIMIT ${Number(upTo)}) w`, p);
+        const limit = upTo === undefined ? '' : ` LIMIT ${Number(upTo)}`;
+        const [row] = await this.ds.query(`SELECT COUNT(*) AS n FROM (${q}${limit}) w`, p);
         return Number(row.n);
       },
     };
