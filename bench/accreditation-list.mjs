@@ -332,6 +332,20 @@ await deep('filter by zone (1 in 4)', { zoneId: zones[0] }, Math.floor(ROWS / 4)
 await deep('filter by printed', { printed: 1 }, Math.floor(ROWS / 7));
 await deep('filter by not printed', { printed: -1 }, ROWS - Math.floor(ROWS / 7));
 await deep('filter by text (broad)', { text: 'example' }, ROWS);
+// The list itself reaches a page past the 10,000 it counts by default only once the exact count is
+// asked for, and then asks for it with every page: the same random pages as the list sends them.
+{
+  const n = Math.max(1, Math.floor(ROWS / 10));
+  await stats('filter by text (broad), random page, exact count', (i) =>
+    call('POST', '/user/filter', {
+      actionId: action.id,
+      page: 1 + ((i * 7919) % n),
+      pageSize: 10,
+      exactCount: true,
+      filterData: { text: 'example' },
+    }),
+  );
+}
 // The broad text's deep pages after a change to the action before each call (the newest person's
 // search text written, which the change feed records): the marks of the text's walk
 // (walk-marks.ts) are gone and the page is walked to from the newest again, as the first deep
