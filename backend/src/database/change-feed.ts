@@ -41,17 +41,19 @@ export function advanceCursor(
 }
 
 /**
- * The feed's newest change before which nothing can still arrive: the newest on SQLite; on MariaDB
- * the newest reached through consecutive or settled changes from the newest change below the
- * young ones (those younger than SETTLE_MS). Each read is a short range: the young changes on
- * `changedAt`'s index, the rest on the primary key (`MAX(id) WHERE changedAt <= …`, as this read
- * before, walked `changedAt`'s index over every change kept: 1.7 s of the server at 3.8 million).
+ * The feed's newest change before which nothing can still arrive (`cursor`) and its newest
+ * (`newest`): the same on SQLite; on MariaDB the cursor is the newest reached through consecutive
+ * or settled changes from the newest change below the young ones (those younger than SETTLE_MS).
+ * Each read is a short range: the young changes on `changedAt`'s index, the rest on the primary key
+ * (`MAX(id) WHERE changedAt <= …`, as this read before, walked `changedAt`'s index over every change
+ * kept: 1.7 s of the server at 3.8 million).
  */
-export async function settledCursor(ds: DataSource): Promise<number> {
+async function settledState(ds: DataSource): Promise<{ cursor: number; newest: number }> {
   const settle = changeSettleMs(ds);
   const newest = async () => {
     const [row]: { hi: unknown }[] = await ds.query('SELECT MAX(id) AS hi FROM accreditation_change');
-    return Number(row?.hi ?? 0);
+    const hi = Number(row?.hi ?? 0);
+    return { cursor: hi, newest: hi };
   };
   if (!settle) return newest();
   const now = changeNowSql(ds);
@@ -71,5 +73,20 @@ export async function settledCursor(ds: DataSource): Promise<number> {
     'SELECT id, changedAt FROM accreditation_change WHERE id > ? ORDER BY id',
     [from],
   );
-  return advanceCursor(from, after, Number(young.dbNow) - settle);
+  return {
+    cursor: advanceCursor(from, after, Number(young.dbNow) - settle),
+    newest: after.length ? Number(after[after.length - 1].id) : from,
+  };
+}
+
+/** The feed's newest change before which nothing can still arrive (a station's snapshot cursor). */
+export async function settledCursor(ds: DataSource): Promise<number> {
+  return (await settledState(ds)).cursor;
+}
+
+/** Whether nothing can still arrive below the feed's newest change (no change in flight below it). */
+export async function feedSettled(ds: DataSource): Promise<boolean> {
+  if (!changeSettleMs(ds)) return true;
+  const { cursor, newest } = await settledState(ds);
+  return cursor >= newest;
 }

@@ -43,7 +43,7 @@ import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import { type AfterInsert, CUSTOM_ID_READ, createCore, type NewPerson } from './registration-write.js';
 import { coreRunner } from '../../database/core-runner.js';
-import { settledCursor } from '../../database/change-feed.js';
+import { feedSettled } from '../../database/change-feed.js';
 import { WalkMarks, type WalkReader } from './walk-marks.js';
 import { AccreditationHistoryService } from './accreditation-history.service.js';
 import { EntranceEntity, localDay, subjectTimeZone } from './entrance.entity.js';
@@ -119,11 +119,10 @@ const emailExists = () => new AppError('EMAIL_EXIST', { fields: [{ path: 'email'
  * Accreditations (spec §3, §5, §7): register and edit with the action's user fields, find with the
  * filter panel, change in bulk (on ids or on a whole filter), check by code, and credit.
  */
-/** The mark's parameter while a walk's statement is written (AccreditationService.markedPage): no id is negative. */
-const WALK_MARK = -0x7fff_fff1;
-
 /** Up to this many matches a filter counts as selective (see AccreditationService.page). */
 const SELECTIVE = 2000;
+/** The mark's parameter while a walk's statement is written (AccreditationService.markedPage): no id is negative. */
+const WALK_MARK = -0x7fff_fff1;
 /**
  * A list counts its rows exactly up to this many; beyond, `max` is this and `maxCapped` says "or
  * more", and the exact count is there on request (`exactCount`, issue 16).
@@ -247,7 +246,7 @@ export class AccreditationService {
   private readonly zones: TenantRepository<ZoneEntity>;
   private readonly fields: TenantRepository<CustomFieldEntity>;
   private readonly images: TenantRepository<ImageEntity>;
-  /** the marks of texts' walks (walk-marks.ts), in this process */
+  /** the marks of the walks no index counts (walk-marks.ts), in this process */
   private readonly walkMarks = new WalkMarks();
 
   constructor(
@@ -572,11 +571,7 @@ export class AccreditationService {
           ]);
           return String(row?.v ?? 0);
         },
-        settled: async () => {
-          if (this.ds.options.type !== 'mariadb') return true;
-          const [row] = await this.ds.query('SELECT MAX(id) AS hi FROM accreditation_change');
-          return (await settledCursor(this.ds)) >= Number(row?.hi ?? 0);
-        },
+        settled: () => feedSettled(this.ds),
       },
       reader,
       offset,

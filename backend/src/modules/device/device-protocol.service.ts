@@ -333,7 +333,6 @@ export class DeviceProtocolService implements OnApplicationBootstrap, OnApplicat
     return since < Number(range.lo) - 1 || since > Number(range.hi);
   }
 
-  /** The database's clock in epoch ms (the clock the triggers stamp `changedAt` with). */
   /** The cursor a snapshot starts the changes from: the newest change, or before an unsettled gap. */
   private async currentCursor(): Promise<string> {
     return String(await settledCursor(this.ds));
