@@ -307,8 +307,8 @@ await both('filter by group and not entered', { groupId: groups[4], entrance: 3 
 await both('filter by text and group', { text: 'example', groupId: groups[5] });
 // The same pairs after a change to the action before each call (the newest person's search text
 // written, which the change feed records): the marks and count a pair's walk keeps (walk-marks.ts)
-// are gone and the count walks again, as on the first call after any change. The write is in the
-// time measured.
+// are mended, the matches between the two marks around the change counted again, as on the first
+// call after any change of a few people. The write is in the time measured.
 const [{ newest }] = await q('SELECT MAX(id) AS newest FROM accreditation WHERE actionId = ?', [action.id]);
 const change = (i) =>
   q('UPDATE accreditation SET search = ? WHERE id = ?', [`changed ${i} ${Date.now()} @example.com`, newest]);
@@ -348,8 +348,9 @@ await deep('filter by text (broad)', { text: 'example' }, ROWS);
 }
 // The broad text's deep pages after a change to the action before each call (the newest person's
 // search text written, which the change feed records): the marks of the text's walk
-// (walk-marks.ts) are gone and the page is walked to from the newest again, as the first deep
-// page after any change is. The write is in the time measured.
+// (walk-marks.ts) are mended (the matches above the first mark counted again) before the page is
+// read from the nearest, as the first deep page after a change of a few people is. The write is
+// in the time measured.
 {
   const n = Math.max(1, Math.floor(ROWS / 10));
   await stats('filter by text (broad), random page after a change', async (i) => {

@@ -561,6 +561,14 @@ export class AccreditationService {
         const [row] = await this.ds.query(`SELECT COUNT(*) AS n FROM (${q}${limit}) w`, p);
         return Number(row.n);
       },
+      countAbove: async (from, above, upTo) => {
+        const [q, p] = from === undefined ? [indexed(sql), params] : fromMark(from);
+        const [row] = await this.ds.query(`SELECT COUNT(*) AS n FROM (${q} LIMIT ${Number(upTo)}) w WHERE w.id > ?`, [
+          ...p,
+          above,
+        ]);
+        return Number(row.n);
+      },
     };
     const found = await this.walkMarks.page(
       `${sql}\u0000${JSON.stringify(params)}`,
@@ -572,6 +580,13 @@ export class AccreditationService {
           return String(row?.v ?? 0);
         },
         settled: () => feedSettled(this.ds),
+        changedSince: async (from, to, limit) => {
+          const rows: { a: unknown }[] = await this.ds.query(
+            `SELECT c.accreditationId AS a FROM accreditation_change c WHERE c.actionId = ? AND c.id > ? AND c.id <= ? ORDER BY c.id LIMIT ${limit + 1}`,
+            [actionId, Number(from), Number(to)],
+          );
+          return rows.length > limit ? null : rows.map((r) => Number(r.a));
+        },
       },
       reader,
       offset,

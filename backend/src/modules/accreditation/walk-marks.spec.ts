@@ -1,5 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MARK_EVERY, MARKS_KEEP_MS, MARKS_KEPT, WalkMarks, type WalkReader, type WalkToken } from './walk-marks.js';
+import {
+  MARK_EVERY,
+  MARKS_KEEP_MS,
+  MARKS_KEPT,
+  MEND_CHANGES,
+  MEND_SPAN_MAX,
+  MEND_SPANS,
+  WalkMarks,
+  type WalkReader,
+  type WalkToken,
+} from './walk-marks.js';
 
 /** A walk over ids n..1 newest first, with the entries each read skips. */
 function walkOf(n: number) {
@@ -11,13 +21,16 @@ function walkOf(n: number) {
       return Array.from({ length: Math.max(0, Math.min(take, top - skip)) }, (_, i) => top - skip - i);
     },
     countFrom: async (from, upTo = Number.POSITIVE_INFINITY) => Math.min(from ?? n, upTo),
+    countAbove: async (from, above, upTo) => Math.max(0, Math.min(Math.min(from ?? n, n) - above, upTo)),
   };
   return { reader, skipped };
 }
 
+/** A token that says nothing of what changed (a walk whose token moved is walked again). */
 const token = (value: () => string, settled = true): WalkToken => ({
   current: async () => value(),
   settled: async () => settled,
+  changedSince: async () => null,
 });
 
 describe('marks of a walk (walk-marks.ts, issue 16)', () => {
@@ -100,7 +113,11 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
     expect(skipped).toEqual([2 * MARK_EVERY]); // walked to the page again
     // the token moves between the reads before and after the walk: nothing kept
     let reads = 0;
-    const moving: WalkToken = { current: async () => String(reads++), settled: async () => true };
+    const moving: WalkToken = {
+      current: async () => String(reads++),
+      settled: async () => true,
+      changedSince: async () => null,
+    };
     await marks.page('m', moving, reader, 2 * MARK_EVERY, 10, false);
     skipped.length = 0;
     reads = 0;
@@ -142,5 +159,137 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
     vi.advanceTimersByTime(MARKS_KEEP_MS);
     await deep('k0');
     expect(skipped).toEqual([MARK_EVERY + 1]);
+  });
+
+  it('mends the marks by what changed: inserts, edits in and out of the filter, deletes, a mark itself', async () => {
+    // people 1..top, a seeded fifth of them not matching; the feed as a log of changed ids
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let top = 6 * MARK_EVERY + 321;
+    const matching = new Set<number>();
+    for (let id = 1; id <= top; id++) if (rnd(5)) matching.add(id);
+    const feed: number[] = [];
+    let walked = 0; // matches a read went over
+    const desc = (from: number | undefined) => [...matching].filter((id) => id <= (from ?? top)).sort((a, b) => b - a);
+    const reader: WalkReader = {
+      ids: async (from, skip, take) => {
+        walked += skip + take;
+        return desc(from).slice(skip, skip + take);
+      },
+      countFrom: async (from, upTo = Number.POSITIVE_INFINITY) => {
+        const n = Math.min(desc(from).length, upTo);
+        walked += n;
+        return n;
+      },
+      countAbove: async (from, above, upTo) => {
+        const first = desc(from).slice(0, upTo);
+        walked += first.length;
+        return first.filter((id) => id > above).length;
+      },
+    };
+    let settled = true;
+    const token: WalkToken = {
+      current: async () => String(feed.length),
+      settled: async () => settled,
+      changedSince: async (from, to, limit) => {
+        const ids = feed.slice(Number(from), Number(to));
+        return ids.length > limit ? null : ids;
+      },
+    };
+    const marks = new WalkMarks();
+    const truth = (offset: number) => desc(undefined).slice(offset, offset + 10);
+    const check = async (offset: number, exact: boolean) => {
+      const page = await marks.page('k', token, reader, offset, 10, exact);
+      expect(page?.ids).toEqual(truth(offset));
+      if (exact) expect(page?.total).toBe(matching.size);
+      return page;
+    };
+    const change = (id: number, matches: boolean | null) => {
+      if (matches) matching.add(id);
+      else matching.delete(id);
+      feed.push(id);
+    };
+    await check(0, true); // marks every MARK_EVERY to the end, and the total
+    for (let round = 0; round < 40; round++) {
+      const what = rnd(4);
+      if (what === 0)
+        change(++top, rnd(2) === 0); // a new person, matching or not
+      else if (what === 1)
+        change(1 + rnd(top), rnd(2) === 0); // an edit, in or out of the filter
+      else if (what === 2)
+        change(1 + rnd(top), null); // a delete
+      else {
+        // a mark's own person no longer matches
+        const [mark] = desc(undefined).slice(2 * MARK_EVERY, 2 * MARK_EVERY + 1);
+        change(mark, false);
+      }
+      walked = 0;
+      const offset = rnd(matching.size);
+      await check(offset, round % 2 === 0);
+      // one span counted again (and the page from its mark), not the walk from the newest
+      expect(walked).toBeLessThan(3 * MARK_EVERY);
+      await check(Math.max(0, matching.size - 5), false);
+      await check(rnd(matching.size), true);
+    }
+    // changes in more spans than are mended: the marks above the first span too many still hold
+    for (let i = 0; i <= MEND_SPANS; i++) change(top - (i + 1) * MARK_EVERY + 1, false);
+    walked = 0;
+    await check(MARK_EVERY, false);
+    expect(walked).toBeLessThan(MEND_SPANS * MEND_SPAN_MAX);
+    await check(matching.size - 3, true);
+    // more people changed than are mended: walked again
+    for (let i = 0; i <= MEND_CHANGES; i++) change(++top, true);
+    walked = 0;
+    await check(5 * MARK_EVERY, false);
+    expect(walked).toBeGreaterThanOrEqual(5 * MARK_EVERY);
+    // a change while another may be in flight: not mended, walked as before by the caller
+    change(++top, true);
+    settled = false;
+    expect(await marks.page('k', token, reader, 5, 10, false)).toBeNull();
+  });
+
+  it('drops the marks below a span too long to count again, and mends nothing below a walk not read to its end', async () => {
+    const matching = Array.from({ length: 10 * MARK_EVERY }, (_, i) => 10 * MARK_EVERY - i);
+    const feed: number[] = [];
+    const skipped: number[] = [];
+    const reader: WalkReader = {
+      ids: async (from, skip, take) => {
+        skipped.push(skip);
+        return matching.filter((id) => id <= (from ?? Number.POSITIVE_INFINITY)).slice(skip, skip + take);
+      },
+      countFrom: async () => {
+        throw new Error('not counted');
+      },
+      countAbove: async (from, above, upTo) =>
+        matching
+          .filter((id) => id <= (from ?? Number.POSITIVE_INFINITY))
+          .slice(0, upTo)
+          .filter((id) => id > above).length,
+    };
+    const token: WalkToken = {
+      current: async () => String(feed.length),
+      settled: async () => true,
+      changedSince: async (from, to) => feed.slice(Number(from), Number(to)),
+    };
+    const marks = new WalkMarks();
+    const page = async (offset: number) => (await marks.page('k', token, reader, offset, 10, false))?.ids[0];
+    await page(0);
+    await page(MARK_EVERY);
+    await page(8 * MARK_EVERY); // a span of 7 * MARK_EVERY
+    // below the deepest mark: nothing to mend
+    matching.splice(9 * MARK_EVERY, 1);
+    feed.push(MARK_EVERY);
+    skipped.length = 0;
+    expect(await page(8 * MARK_EVERY + 1)).toBe(2 * MARK_EVERY - 1);
+    expect(skipped).toEqual([1]);
+    // in the long span: the deep mark is dropped, the one above holds
+    const gone = matching.splice(3 * MARK_EVERY, 1)[0];
+    feed.push(gone);
+    skipped.length = 0;
+    expect(await page(8 * MARK_EVERY)).toBe(2 * MARK_EVERY - 1);
+    expect(skipped).toEqual([7 * MARK_EVERY]);
   });
 });

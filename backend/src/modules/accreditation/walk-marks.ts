@@ -8,6 +8,12 @@ export const MARKS_KEEP_MS = 10 * 60_000;
 export const MARKS_KEPT = 64;
 /** At most this many marks a walk (a million matches marked every MARK_EVERY: 245). */
 export const MARKS_PER_WALK = 4096;
+/** A walk whose action changed is mended when at most this many people changed since its token. */
+export const MEND_CHANGES = 256;
+/** ... and their changes fall between at most this many pairs of marks, */
+export const MEND_SPANS = 8;
+/** ... each of at most this many matches (a longer one and the marks below it are dropped). */
+export const MEND_SPAN_MAX = 2 * MARK_EVERY;
 
 /** How a walk is read, newest first. */
 export interface WalkReader {
@@ -15,6 +21,8 @@ export interface WalkReader {
   ids(from: number | undefined, skip: number, take: number): Promise<number[]>;
   /** how many there are at or below `from` (from the newest when undefined), counting no further than `upTo` */
   countFrom(from: number | undefined, upTo?: number): Promise<number>;
+  /** how many of the first `upTo` at or below `from` (from the newest when undefined) are above `above` */
+  countAbove(from: number | undefined, above: number, upTo: number): Promise<number>;
 }
 
 /** What a walk read, as a token that moves with any change to it. */
@@ -22,12 +30,20 @@ export interface WalkToken {
   current(): Promise<string>;
   /** whether every change up to the current token has committed (or rolled back) */
   settled(): Promise<boolean>;
+  /**
+   * The ids (in the walk's order) of what changed after token `from` up to token `to`, or null
+   * when more than `limit` did (or the tokens do not say).
+   */
+  changedSince(from: string, to: string, limit: number): Promise<number[] | null>;
 }
 
 interface Walk {
   token: string;
   at: number;
-  /** the marks by depth, shallowest first: the match `depths[k]` deep is `ids[k]` */
+  /**
+   * the marks by depth, shallowest first: `depths[k]` match above `ids[k]` (the match `depths[k]`
+   * deep is `ids[k]`, or the first below it once `ids[k]` changed and no longer matches)
+   */
   depths: number[];
   ids: number[];
   /** how many match, once the walk has been read to its end */
@@ -107,15 +123,19 @@ export class WalkMarks {
   ): Promise<MarkedPage | null> {
     const before = await token.current();
     const kept = this.walks.get(key);
-    const fresh = kept !== undefined && kept.token === before && Date.now() - kept.at < MARKS_KEEP_MS;
+    const young = kept !== undefined && Date.now() - kept.at < MARKS_KEEP_MS;
+    const fresh = young && kept.token === before;
     if (kept && !fresh) this.walks.delete(key);
-    // a new walk only once nothing older than the token can still arrive
+    // a new or mended walk only once nothing older than the token can still arrive
     if (!fresh && !(await token.settled())) return null;
     // a copy: requests on the same walk mark their own (the one read last is kept)
-    const walk: Walk = fresh
-      ? { ...kept, depths: [...kept.depths], ids: [...kept.ids] }
-      : { token: before, at: Date.now(), depths: [], ids: [] };
+    let walk: Walk = { token: before, at: Date.now(), depths: [], ids: [] };
     let grown = false;
+    if (fresh) walk = { ...kept, depths: [...kept.depths], ids: [...kept.ids] };
+    else if (young) {
+      const mended = await this.mended(kept, before, token, reader);
+      if (mended) [walk, grown] = [mended, true];
+    }
     let ids: number[] = [];
     if (take > 0 && (walk.total === undefined || offset < walk.total)) {
       const from = nearest(walk, offset);
@@ -149,6 +169,59 @@ export class WalkMarks {
 
   private atLeast(walk: Walk): number {
     return walk.total ?? (walk.depths.length ? (walk.depths.at(-1) as number) + 1 : 0);
+  }
+
+  /**
+   * The marks of a walk whose action changed, moved by what changed (its token moved from
+   * `walk.token` to `to`), or null (walked again) when too much did. A change counts, if at all,
+   * in the depth of the marks below it: each pair of marks with a change between is counted again
+   * (at most the matches between plus the changes among them: a change adds one match at most),
+   * and the depths below move by the difference; the end, when known, by that of the last mark's
+   * rest. A person's change above the deepest mark costs one short walk, not the walk from the
+   * newest. Where the changes fall between more than MEND_SPANS pairs, or between two marks more
+   * than MEND_SPAN_MAX apart, the marks from there down are dropped; those above still hold.
+   */
+  private async mended(walk: Walk, to: string, token: WalkToken, reader: WalkReader): Promise<Walk | null> {
+    const changed = await token.changedSince(walk.token, to, MEND_CHANGES);
+    if (!changed) return null;
+    const { depths, ids } = walk;
+    const n = ids.length;
+    // the changes between each pair: span j is (ids[j], ids[j - 1]] (the newest above ids[0]; n
+    // is what lies at or below the deepest mark), and moves the depth of marks j.. and the end
+    const between = new Map<number, number>();
+    for (const id of changed) {
+      let lo = 0;
+      let hi = n;
+      // the first mark at or below the change: the span the change is in
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (ids[mid] < id) hi = mid;
+        else lo = mid + 1;
+      }
+      between.set(lo, (between.get(lo) ?? 0) + 1);
+    }
+    const mended: Walk = { token: to, at: walk.at, depths: [...depths], ids: [...ids], total: walk.total };
+    let counted = 0;
+    for (const j of [...between.keys()].sort((a, b) => a - b)) {
+      const k = between.get(j) as number;
+      const top = j === 0 ? 0 : depths[j - 1];
+      const had = j < n ? depths[j] - top : walk.total === undefined ? -1 : walk.total - top;
+      if (had < 0) break; // below the deepest mark of a walk not read to its end: moves nothing known
+      if (had > MEND_SPAN_MAX || ++counted > MEND_SPANS) {
+        mended.depths.length = j;
+        mended.ids.length = j;
+        mended.total = undefined;
+        return j ? mended : null;
+      }
+      const from = j === 0 ? undefined : ids[j - 1];
+      const now =
+        j < n ? await reader.countAbove(from, ids[j], had + k + 1) : await reader.countFrom(from, had + k + 1);
+      // more than can be: the reader is not what the marks were read from
+      if (now > had + k) return null;
+      for (let i = j; i < n; i++) mended.depths[i] += now - had;
+      if (mended.total !== undefined) mended.total += now - had;
+    }
+    return mended;
   }
 
   /** Walks from the deepest mark to the end, a mark every MARK_EVERY matches, and counts. */
