@@ -84,6 +84,7 @@ import { ListFacets1764700000001 } from './migrations/1764700000001-list-facets.
 import { ZoneCounts1764800000001 } from './migrations/1764800000001-zone-counts.js';
 import { SearchById1764900000001 } from './migrations/1764900000001-search-by-id.js';
 import { ChangeSearch1765000000001 } from './migrations/1765000000001-change-search.js';
+import { ChangePrinted1765000000002 } from './migrations/1765000000002-change-printed.js';
 import { ValuePersonIndex1764900000002 } from './migrations/1764900000002-value-person-index.js';
 import {
   AccreditationExtensionEntity,
@@ -173,6 +174,7 @@ export const MIGRATIONS = [
   SearchById1764900000001,
   ValuePersonIndex1764900000002,
   ChangeSearch1765000000001,
+  ChangePrinted1765000000002,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

@@ -1,8 +1,15 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { WATCHED } from './1764000400000-change-feed.js';
 
-/** The feed's update trigger over these columns, as migration 1764000400000 wrote it. */
-function updateTrigger(q: QueryRunner, watched: string[]): string {
+/**
+ * The feed's update trigger over these columns, as migration 1764000400000 wrote it, and over
+ * these further conditions of NEW and OLD (as SQLite and MariaDB write them).
+ */
+export function updateTrigger(
+  q: QueryRunner,
+  watched: string[],
+  also: { sqlite: string; mariadb: string }[] = [],
+): string {
   const mariadb = q.connection.driver.options.type === 'mariadb';
   const now = mariadb
     ? 'ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)'
@@ -10,6 +17,7 @@ function updateTrigger(q: QueryRunner, watched: string[]): string {
   const into = 'INSERT INTO accreditation_change (subjectId, actionId, accreditationId, kind, changedAt)';
   const differs = watched
     .map((col) => (mariadb ? `NOT (NEW.${col} <=> OLD.${col})` : `NEW.${col} IS NOT OLD.${col}`))
+    .concat(also.map((c) => (mariadb ? c.mariadb : c.sqlite)))
     .join(' OR ');
   const body = [
     `${into} VALUES (NEW.subjectId, NEW.actionId, NEW.id, 1, ${now})`,

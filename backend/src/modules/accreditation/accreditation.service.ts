@@ -1231,8 +1231,9 @@ export class AccreditationService {
       else qb.andWhere(`+a.printCount ${printedProbe === 1 ? '> 0' : '= 0'}`);
     }
     // Marked (walk-marks.ts) where every condition is of what the change feed follows: a text, a
-    // group, a zone, passages (not the print count, not a user field's values)
-    const followed = filter.printed !== 1 && filter.printed !== -1 && !Object.keys(filter.customField ?? {}).length;
+    // group, a zone, passages, printed or not (a first print: migration 1765000000002), not a user
+    // field's values
+    const followed = !Object.keys(filter.customField ?? {}).length;
     const marked: Filtered['marked'] = !followed
       ? undefined
       : conditions > 1
