@@ -621,9 +621,68 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     const after = want.filter((id) => id !== gone);
     expect((await list(filterData, 3)).data.map((r: { id: number }) => r.id)).toEqual(after.slice(20, 30));
     // the page's statement reads IDX_accreditation_value_person (field, action, person, value)
-    // alone, in its order (migration 1764900000002)
-    const page = (sql: string) => /ORDER BY/.test(sql) && /FROM\W+accreditation_value\W/.test(sql);
+    // alone, in its order (migration 1764900000002), from the nearest mark of the walk
+    const page = (sql: string) =>
+      /ORDER BY/.test(sql) && /FROM\W+accreditation_value\W/.test(sql) && !/COUNT/.test(sql);
     expect(readsAlone(await planOf([filterData, 700], page), 'IDX_accreditation_value_person')).toBe(true);
+  });
+
+  it('keeps the marks of a user field\'s broad "contains": mended after an edit, walked again once the field is deleted', async () => {
+    const want = () => rows.filter((r) => (companyOf.get(r.id) ?? '').includes('s.r.o.')).map((r) => r.id);
+    const filterData = { customField: { [company.id]: 's.r.o.' } };
+    const expectPages = async () => {
+      const all = want();
+      for (const page of [1, 300, Math.ceil(all.length / 10)]) {
+        const got = await list(filterData, page, true);
+        expect(got.data.map((r: { id: number }) => r.id)).toEqual(all.slice((page - 1) * 10, page * 10));
+        expect({ max: got.max, maxCapped: got.maxCapped }).toEqual({ max: all.length, maxCapped: false });
+      }
+    };
+    await expectPages();
+    const walks = (sql: string) => /FROM\W+accreditation_value\W/.test(sql) && /ORDER BY/.test(sql);
+    const skips = (sent: [string, unknown[]][]) =>
+      sent.filter(([sql]) => walks(sql)).map(([sql]) => Number(/OFFSET (\d+)/.exec(sql)?.[1] ?? 0));
+    // once marked, a deep page with the exact count skips fewer than MARK_EVERY values
+    const marked = await sentBy([filterData, 500, true]);
+    expect(skips(marked).length).toBeGreaterThan(0);
+    expect(Math.max(...skips(marked))).toBeLessThan(MARK_EVERY);
+    // from a mark: a range of the values' (field, action, person) index, read alone
+    const fromMark = await planOf([filterData, 500, true], (sql) => walks(sql) && /<= \?/.test(sql));
+    if (TEST_DB === 'mariadb')
+      expect([fromMark[0].key, fromMark[0].type]).toEqual(['IDX_accreditation_value_person', 'range']);
+    else
+      expect(fromMark.map((p) => String(p.detail))).toEqual([
+        expect.stringMatching(
+          /COVERING INDEX IDX_accreditation_value_person \(fieldId=\? AND actionId=\? AND accreditationId<\?\)/,
+        ),
+      ]);
+    // a person's value edited out of the filter: the next read mends the marks (counts again
+    // between two of them), it does not walk from the newest
+    const edited = want()[40];
+    const [person] = await t.ds.query('SELECT firstname, lastname, email FROM accreditation WHERE id = ?', [edited]);
+    const put = await t.api('PUT', `/api/admin/v1/user/${edited}`, {
+      token: admin,
+      body: { actionId: action.id, ...person, customField: [{ id: company.id, value: 'Jiná a.s.' }] },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBeLessThan(300);
+    companyOf.set(edited, 'Jiná a.s.');
+    const mended = await sentBy([filterData, 500, true]);
+    expect(Math.max(...skips(mended))).toBeLessThan(MARK_EVERY);
+    expect(mended.filter(([sql]) => /\) w WHERE w\.id > \?$/.test(sql))).toHaveLength(1);
+    await expectPages();
+    // a field deleted takes its values with it, in no entry of the change feed: its walk's marks
+    // go (a checkbox's values written by hand for everyone, then the field, unused, deleted)
+    const extra = (await post('custom-field', { name: 'extra', label: ml('Extra'), customFieldType: 2 })).body.data;
+    await t.ds.query(
+      "INSERT INTO accreditation_value (accreditationId, fieldId, actionId, value) SELECT id, ?, actionId, '1' FROM accreditation WHERE actionId = ?",
+      [extra.id, action.id],
+    );
+    const byExtra = { customField: { [extra.id]: '1' } };
+    expect((await list(byExtra, 2, true)).max).toBe(rows.length);
+    expect((await t.api('DELETE', `/api/admin/v1/custom-field/${extra.id}`, { token: admin })).status).toBeLessThan(
+      300,
+    );
+    expect(await list(byExtra, 2, true)).toMatchObject({ data: [], max: 0 });
   });
 
   it('keeps "not entered" in step with passages, their deletion, new and deleted people', async () => {

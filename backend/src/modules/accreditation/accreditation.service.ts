@@ -192,11 +192,21 @@ interface Filtered {
   pageOf?: (offset: number, take: number, exactCount: boolean) => Promise<ListPage | null>;
   /**
    * The walk newest first reads only what the change feed follows (a text, groups, zones,
-   * passages) and no index counts it: its pages and count are read from its marks while the action
-   * has not changed (walk-marks.ts). `deep`: a text's walk alone, for a deep page or the exact
-   * count; `always`: two or more conditions, whose count walks up to COUNT_CAP matches.
+   * passages, printed, user fields' values) and no index counts it: its pages and count are read
+   * from its marks while the action has not changed (walk-marks.ts). `deep`: a broad text's or user
+   * field's walk alone, over `index` alone (a range of it from a mark), for a deep page or the
+   * exact count; `always`: two or more conditions, whose count walks up to COUNT_CAP matches.
+   * `fields`: the user fields it reads, whose deletion (their values with it, no entry in the
+   * feed) is a change too.
    */
-  marked?: 'deep' | 'always';
+  marked?: { kind: 'deep' | 'always'; index?: WalkIndex; fields: number[] };
+}
+
+/** The index a walk alone reads (Filtered `marked`), of this table under this alias. */
+interface WalkIndex {
+  table: string;
+  alias: string;
+  name: string;
 }
 
 type ListPage = { rows: AccreditationEntity[]; max: number; maxCapped: boolean };
@@ -456,8 +466,8 @@ export class AccreditationService {
       const found = await pageOf(offset, pageSize, exactCount);
       if (found) return found;
     }
-    if (marked === 'always') {
-      const found = await this.markedPage(qb, 'always', order, idColumn, ofAction, offset, pageSize, exactCount);
+    if (marked?.kind === 'always') {
+      const found = await this.markedPage(qb, marked, order, idColumn, ofAction, offset, pageSize, exactCount);
       if (found) return found;
     }
     if (conditions && !broad) {
@@ -473,8 +483,8 @@ export class AccreditationService {
         return { rows: ofActionOnly(await this.rowsByIds(pageIds), ofAction), max: ids.length, maxCapped: false };
       }
     }
-    if (marked === 'deep' && (exactCount || offset >= LIST_BLOCKS_FROM.offset)) {
-      const found = await this.markedPage(qb, 'deep', order, idColumn, ofAction, offset, pageSize, exactCount);
+    if (marked?.kind === 'deep' && (exactCount || offset >= LIST_BLOCKS_FROM.offset)) {
+      const found = await this.markedPage(qb, marked, order, idColumn, ofAction, offset, pageSize, exactCount);
       if (found) return found;
     }
     const [pageIds, counted] = await Promise.all([
@@ -498,12 +508,13 @@ export class AccreditationService {
    * A page of a walk the change feed follows (Filtered `marked`) from its marks (walk-marks.ts),
    * or null where a new walk cannot be marked yet. The walk continues from a mark by `order <=`
    * the mark, on the index the walk reads: a text's alone on IDX_accreditation_search (subject,
-   * action, id, search), the index alone, a range; a driven one on its links' (key, person).
+   * action, id, search), a user field's on IDX_accreditation_value_person (field, action, person,
+   * value), the index alone, a range; a driven one on its links' (key, person).
    * `always` (two or more conditions) reads at least COUNT_CAP + 1 matches, so its count is known.
    */
   private async markedPage(
     qb: SelectQueryBuilder<AccreditationEntity>,
-    kind: 'deep' | 'always',
+    { kind, index, fields }: NonNullable<Filtered['marked']>,
     order: string,
     idColumn: string,
     ofAction: number | undefined,
@@ -515,18 +526,21 @@ export class AccreditationService {
     if (!Number.isInteger(actionId)) return null;
     const walk = qb.clone().select(idColumn, 'id').orderBy(order, 'DESC');
     const mariadb = this.ds.options.type === 'mariadb';
-    const text = kind === 'deep';
-    if (mariadb && text) walk.useIndex('IDX_accreditation_search');
-    // A text's walk from a mark must be a range of (subject, action, id): SQLite took (subject,
-    // action, id) of IDX_accreditation_list and read each row for its text; MariaDB, told to USE
-    // the index, took its (subject, action) ref and filtered `id <=`, walking every entry above the
+    if (kind === 'deep' && !index) return null;
+    if (mariadb && index) walk.useIndex(index.name);
+    // A walk alone from a mark must be a range of its index: SQLite took (subject, action, id) of
+    // IDX_accreditation_list for a text and read each row for its text; MariaDB, told to USE the
+    // index, took its (subject, action) ref and filtered `id <=`, walking every entry above the
     // mark (a page of a million: seconds), where FORCE INDEX is the range.
     const indexed = (q: string) =>
-      !text
+      !index
         ? q
         : mariadb
-          ? q.replace('USE INDEX (`IDX_accreditation_search`)', 'FORCE INDEX (`IDX_accreditation_search`)')
-          : q.replace('FROM "accreditation" "a"', 'FROM "accreditation" "a" INDEXED BY "IDX_accreditation_search"');
+          ? q.replace(`USE INDEX (\`${index.name}\`)`, `FORCE INDEX (\`${index.name}\`)`)
+          : q.replace(
+              `FROM "${index.table}" "${index.alias}"`,
+              `FROM "${index.table}" "${index.alias}" INDEXED BY "${index.name}"`,
+            );
     const [sql, params] = walk.getQueryAndParameters();
     // the mark as a value no other parameter has, bound or written into the statement (whole
     // numbers are, as the statement shows), then bound as a parameter of its own: the statements
@@ -538,7 +552,7 @@ export class AccreditationService {
     const bound = markParams.indexOf(WALK_MARK);
     const written = indexed(markSql).split(String(WALK_MARK));
     if (
-      (text && !/(INDEXED BY|FORCE INDEX) \W*IDX_accreditation_search/.test(indexed(markSql))) ||
+      (index && !new RegExp(`(INDEXED BY|FORCE INDEX) \\W*${index.name}\\W`).test(indexed(markSql))) ||
       (bound < 0 && written.length !== 2)
     )
       return null;
@@ -573,17 +587,27 @@ export class AccreditationService {
     const found = await this.walkMarks.page(
       `${sql}\u0000${JSON.stringify(params)}`,
       {
+        // the action's newest change, and the user fields read that are still there
         current: async () => {
           const [row] = await this.ds.query('SELECT MAX(c.id) AS v FROM accreditation_change c WHERE c.actionId = ?', [
             actionId,
           ]);
-          return String(row?.v ?? 0);
+          if (!fields.length) return String(row?.v ?? 0);
+          const kept: { id: unknown }[] = await this.ds.query(
+            `SELECT f.id AS id FROM custom_field f WHERE f.id IN (${fields.map(() => '?').join(', ')}) ORDER BY f.id`,
+            fields,
+          );
+          return `${row?.v ?? 0}|${kept.map((f) => Number(f.id)).join(',')}`;
         },
         settled: () => feedSettled(this.ds),
         changedSince: async (from, to, limit) => {
+          const [since, fieldsThen] = from.split('|');
+          const [until, fieldsNow] = to.split('|');
+          // a user field deleted: its values went with it, in no entry of the feed
+          if (fieldsThen !== fieldsNow) return null;
           const rows: { a: unknown }[] = await this.ds.query(
             `SELECT c.accreditationId AS a FROM accreditation_change c WHERE c.actionId = ? AND c.id > ? AND c.id <= ? ORDER BY c.id LIMIT ${limit + 1}`,
-            [actionId, Number(from), Number(to)],
+            [actionId, Number(since), Number(until)],
           );
           return rows.length > limit ? null : rows.map((r) => Number(r.a));
         },
@@ -592,7 +616,7 @@ export class AccreditationService {
       offset,
       take,
       exactCount,
-      text ? 0 : COUNT_CAP + 1,
+      kind === 'deep' ? 0 : COUNT_CAP + 1,
     );
     if (!found) return null;
     const counted =
@@ -1230,16 +1254,17 @@ export class AccreditationService {
         );
       else qb.andWhere(`+a.printCount ${printedProbe === 1 ? '> 0' : '= 0'}`);
     }
-    // Marked (walk-marks.ts) where every condition is of what the change feed follows: a text, a
-    // group, a zone, passages, printed or not (a first print: migration 1765000000002), not a user
-    // field's values
-    const followed = !Object.keys(filter.customField ?? {}).length;
-    const marked: Filtered['marked'] = !followed
-      ? undefined
-      : conditions > 1
-        ? 'always'
+    // Marked (walk-marks.ts): every condition is of what the change feed follows (a text, a group,
+    // a zone, passages, printed or not since migration 1765000000002, a user field's values with
+    // the person's field values), and a user field's deletion moves the walk's token
+    const fields = Object.entries(filter.customField ?? {})
+      .filter(([, wanted]) => wanted !== '' && wanted !== null)
+      .map(([id]) => Number(id));
+    const marked: Filtered['marked'] =
+      conditions > 1
+        ? { kind: 'always', fields }
         : conditions === 1 && textWalk && !drive
-          ? 'deep'
+          ? { kind: 'deep', index: { table: 'accreditation', alias: 'a', name: 'IDX_accreditation_search' }, fields }
           : undefined;
     if (linked.length) {
       for (const l of linked) if (l !== drive) qb.andWhere(...linkProbe(l));
@@ -1317,6 +1342,11 @@ export class AccreditationService {
         order: person,
         idColumn: person,
         ofAction: actionId,
+        marked: {
+          kind: 'deep',
+          index: { table: 'accreditation_value', alias: broadValue.v, name: 'IDX_accreditation_value_person' },
+          fields,
+        },
       };
     }
     return result;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  COUNT_MARK_EVERY,
   MARK_EVERY,
   MARKS_KEEP_MS,
   MARKS_KEPT,
@@ -58,10 +59,11 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
     skipped.length = 0;
     expect((await page(deep + 25))?.ids[0]).toBe(n - deep - 25);
     expect(skipped).toEqual([25]); // from the page's mark
-    // the count up to a number: one read from the nearest mark
+    // the count up to a number: from the nearest mark, a mark every COUNT_MARK_EVERY on the way
     skipped.length = 0;
     expect(await page(0, false, 4 * MARK_EVERY)).toMatchObject({ atLeast: 4 * MARK_EVERY });
-    expect(skipped).toEqual([0, 4 * MARK_EVERY - 1 - (deep + 25)]);
+    const rest = 4 * MARK_EVERY - 1 - (deep + 25);
+    expect(skipped).toEqual([0, COUNT_MARK_EVERY, COUNT_MARK_EVERY, COUNT_MARK_EVERY, rest - 3 * COUNT_MARK_EVERY]);
     // the exact count walks on from the deepest mark, a mark every MARK_EVERY, to the end
     skipped.length = 0;
     const exact = await page(2 * MARK_EVERY, true);
@@ -291,5 +293,49 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
     skipped.length = 0;
     expect(await page(8 * MARK_EVERY)).toBe(2 * MARK_EVERY - 1);
     expect(skipped).toEqual([7 * MARK_EVERY]);
+  });
+
+  it('mends a count up to a number near the newest by counting COUNT_MARK_EVERY again, not the whole way', async () => {
+    // a pair's walk: page 1 and the count up to COUNT_CAP + 1 (here 3 * MARK_EVERY)
+    const matching = Array.from({ length: 5 * MARK_EVERY }, (_, i) => 5 * MARK_EVERY - i);
+    const feed: number[] = [];
+    let walked = 0;
+    const below = (from: number | undefined) => matching.filter((id) => id <= (from ?? Number.POSITIVE_INFINITY));
+    const reader: WalkReader = {
+      ids: async (from, skip, take) => {
+        walked += skip + take;
+        return below(from).slice(skip, skip + take);
+      },
+      countFrom: async (from, upTo = Number.POSITIVE_INFINITY) => Math.min(below(from).length, upTo),
+      countAbove: async (from, above, upTo) => {
+        const first = below(from).slice(0, upTo);
+        walked += first.length;
+        return first.filter((id) => id > above).length;
+      },
+    };
+    const token: WalkToken = {
+      current: async () => String(feed.length),
+      settled: async () => true,
+      changedSince: async (from, to) => feed.slice(Number(from), Number(to)),
+    };
+    const marks = new WalkMarks();
+    const countTo = 3 * MARK_EVERY;
+    const first = async () => marks.page('p', token, reader, 0, 10, false, countTo);
+    expect(await first()).toMatchObject({ ids: matching.slice(0, 10), atLeast: countTo });
+    // the newest person edited out of the walk, then a new one in it
+    for (const change of [
+      () => matching.shift() as number,
+      () => {
+        matching.unshift(5 * MARK_EVERY + 1);
+        return matching[0];
+      },
+    ]) {
+      feed.push(change());
+      walked = 0;
+      const page = await first();
+      expect(page?.ids).toEqual(matching.slice(0, 10));
+      expect(page?.atLeast).toBeGreaterThanOrEqual(countTo);
+      expect(walked).toBeLessThanOrEqual(COUNT_MARK_EVERY + 20);
+    }
   });
 });

@@ -2,6 +2,12 @@ import { LIST_BLOCK_SIZE } from '../../database/migrations/1764400000001-list-bl
 
 /** The exact count leaves a mark every this many matches: any page after it skips fewer than this. */
 export const MARK_EVERY = LIST_BLOCK_SIZE;
+/**
+ * The count up to a number (a walk of two conditions, to COUNT_CAP + 1) leaves one every this
+ * many: a change near the newest, where people are added and edited most, is mended by counting
+ * this many again, not the whole way.
+ */
+export const COUNT_MARK_EVERY = 1024;
 /** A walk's marks are kept this long at most, whatever the feed says. */
 export const MARKS_KEEP_MS = 10 * 60_000;
 /** At most this many walks' marks are kept (the least recently used go first). */
@@ -149,10 +155,7 @@ export class WalkMarks {
     }
     if (walk.total === undefined && exact) grown = (await this.toEnd(walk, reader)) || grown;
     else if (walk.total === undefined && countTo > 0 && this.atLeast(walk) < countTo) {
-      const from = nearest(walk, countTo - 1);
-      const [last] = await reader.ids(from.id, countTo - 1 - from.depth, 1);
-      if (last !== undefined) mark(walk, countTo - 1, last);
-      else walk.total = from.depth + (await reader.countFrom(from.id, countTo - from.depth));
+      await this.walkTo(walk, reader, countTo - 1, COUNT_MARK_EVERY);
       grown = true;
     }
     if (grown && (await token.current()) === before) {
@@ -226,24 +229,28 @@ export class WalkMarks {
 
   /** Walks from the deepest mark to the end, a mark every MARK_EVERY matches, and counts. */
   private async toEnd(walk: Walk, reader: WalkReader): Promise<boolean> {
-    let at = nearest(walk, Number.MAX_SAFE_INTEGER);
-    if (at.id === undefined) {
-      const [first] = await reader.ids(undefined, 0, 1);
-      if (first === undefined) {
-        walk.total = 0;
-        return true;
-      }
-      mark(walk, 0, first);
-      at = { depth: 0, id: first };
-    }
+    await this.walkTo(walk, reader, Number.POSITIVE_INFINITY, MARK_EVERY);
+    return true;
+  }
+
+  /**
+   * Walks from the nearest mark above `depth` to the match that deep, a mark every `every`
+   * matches on the way and one there; or to the walk's end, counted, if it comes first.
+   */
+  private async walkTo(walk: Walk, reader: WalkReader, depth: number, every: number): Promise<void> {
+    let at = nearest(walk, depth);
     for (;;) {
-      const [next] = await reader.ids(at.id, MARK_EVERY, 1);
-      if (next === undefined) break;
-      at = { depth: at.depth + MARK_EVERY, id: next };
+      const step = Math.min(every, depth - at.depth);
+      if (step <= 0 && at.id !== undefined) return;
+      const [next] = await reader.ids(at.id, step, 1);
+      if (next === undefined) {
+        // fewer than `step` + 1 at or below the mark
+        walk.total = at.depth + (step ? await reader.countFrom(at.id, step) : 0);
+        return;
+      }
+      at = { depth: at.depth + step, id: next };
       mark(walk, at.depth, next);
     }
-    walk.total = at.depth + (await reader.countFrom(at.id, MARK_EVERY));
-    return true;
   }
 
   /** Forgets every walk (a spec's fresh start). */
