@@ -313,6 +313,7 @@ const [{ newest }] = await q('SELECT MAX(id) AS newest FROM accreditation WHERE 
 const change = (i) =>
   q('UPDATE accreditation SET search = ? WHERE id = ?', [`changed ${i} ${Date.now()} @example.com`, newest]);
 for (const [label, filterData] of [
+  ['filter by group and printed', { groupId: groups[3], printed: 1 }],
   ['filter by group and zone', { groupId: groups[2], zoneId: zones[1] }],
   ['filter by group and not entered', { groupId: groups[4], entrance: 3 }],
 ])

@@ -583,6 +583,10 @@ export class AccreditationService {
         ]);
         return Number(row.n);
       },
+      matching: async (ids) => {
+        const [q, p] = walk.clone().andWhere(`${order} IN (:...walkIds)`, { walkIds: ids }).getQueryAndParameters();
+        return (await this.ds.query(indexed(q), p)).map((r: { id: unknown }) => Number(r.id));
+      },
     };
     const found = await this.walkMarks.page(
       `${sql}\u0000${JSON.stringify(params)}`,

@@ -23,6 +23,7 @@ function walkOf(n: number) {
     },
     countFrom: async (from, upTo = Number.POSITIVE_INFINITY) => Math.min(from ?? n, upTo),
     countAbove: async (from, above, upTo) => Math.max(0, Math.min(Math.min(from ?? n, n) - above, upTo)),
+    matching: async (ids) => ids.filter((id) => id >= 1 && id <= n),
   };
   return { reader, skipped };
 }
@@ -59,11 +60,14 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
     skipped.length = 0;
     expect((await page(deep + 25))?.ids[0]).toBe(n - deep - 25);
     expect(skipped).toEqual([25]); // from the page's mark
-    // the count up to a number: from the nearest mark, a mark every COUNT_MARK_EVERY on the way
+    // the count up to a number: from the newest, no two marks more than COUNT_MARK_EVERY apart on
+    // the way (read where they are not, from one to the next where they are: over the two pages'
+    // marks, 3 * MARK_EVERY + 5 and + 30 deep)
     skipped.length = 0;
     expect(await page(0, false, 4 * MARK_EVERY)).toMatchObject({ atLeast: 4 * MARK_EVERY });
-    const rest = 4 * MARK_EVERY - 1 - (deep + 25);
-    expect(skipped).toEqual([0, COUNT_MARK_EVERY, COUNT_MARK_EVERY, COUNT_MARK_EVERY, rest - 3 * COUNT_MARK_EVERY]);
+    expect(skipped[0]).toBe(0);
+    expect(skipped.slice(1).every((skip) => skip <= COUNT_MARK_EVERY)).toBe(true);
+    expect(skipped.slice(1).reduce((a, b) => a + b)).toBe(3 * MARK_EVERY + (4 * MARK_EVERY - 1 - (deep + 25)));
     // the exact count walks on from the deepest mark, a mark every MARK_EVERY, to the end
     skipped.length = 0;
     const exact = await page(2 * MARK_EVERY, true);
@@ -191,6 +195,7 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
         walked += first.length;
         return first.filter((id) => id > above).length;
       },
+      matching: async (ids) => ids.filter((id) => matching.has(id)),
     };
     let settled = true;
     const token: WalkToken = {
@@ -270,6 +275,7 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
           .filter((id) => id <= (from ?? Number.POSITIVE_INFINITY))
           .slice(0, upTo)
           .filter((id) => id > above).length,
+      matching: async (ids) => ids.filter((id) => matching.includes(id)),
     };
     const token: WalkToken = {
       current: async () => String(feed.length),
@@ -312,6 +318,7 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
         walked += first.length;
         return first.filter((id) => id > above).length;
       },
+      matching: async (ids) => ids.filter((id) => matching.includes(id)),
     };
     const token: WalkToken = {
       current: async () => String(feed.length),
@@ -337,5 +344,49 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
       expect(page?.atLeast).toBeGreaterThanOrEqual(countTo);
       expect(walked).toBeLessThanOrEqual(COUNT_MARK_EVERY + 20);
     }
+  });
+
+  it('looks up the changed people where none matched (above the newest mark, a walk that found none)', async () => {
+    const matching: number[] = [];
+    const feed: number[] = [];
+    const reads: string[] = [];
+    const below = (from: number | undefined) => matching.filter((id) => id <= (from ?? Number.POSITIVE_INFINITY));
+    const reader: WalkReader = {
+      ids: async (from, skip, take) => {
+        reads.push(`ids ${skip}`);
+        return below(from).slice(skip, skip + take);
+      },
+      countFrom: async (from, upTo = Number.POSITIVE_INFINITY) => {
+        reads.push('count');
+        return Math.min(below(from).length, upTo);
+      },
+      countAbove: async () => {
+        throw new Error('not counted again');
+      },
+      matching: async (ids) => {
+        reads.push(`matching ${ids.join(',')}`);
+        return ids.filter((id) => matching.includes(id));
+      },
+    };
+    const token: WalkToken = {
+      current: async () => String(feed.length),
+      settled: async () => true,
+      changedSince: async (from, to) => feed.slice(Number(from), Number(to)),
+    };
+    const marks = new WalkMarks();
+    const first = () => marks.page('none', token, reader, 0, 10, false, 3 * MARK_EVERY);
+    expect(await first()).toEqual({ ids: [], total: 0, atLeast: 0 });
+    // two people changed, one of them now in the walk: looked up, not walked to
+    matching.push(7);
+    feed.push(5, 7);
+    reads.length = 0;
+    expect(await first()).toEqual({ ids: [7], total: 1, atLeast: 1 });
+    expect(reads).toEqual(['matching 5,7', 'ids 0']);
+    // a new person above the newest mark
+    matching.unshift(9);
+    feed.push(9);
+    reads.length = 0;
+    expect(await first()).toEqual({ ids: [9, 7], total: 2, atLeast: 2 });
+    expect(reads).toEqual(['matching 9', 'ids 0']);
   });
 });

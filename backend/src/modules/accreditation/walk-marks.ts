@@ -29,6 +29,8 @@ export interface WalkReader {
   countFrom(from: number | undefined, upTo?: number): Promise<number>;
   /** how many of the first `upTo` at or below `from` (from the newest when undefined) are above `above` */
   countAbove(from: number | undefined, above: number, upTo: number): Promise<number>;
+  /** which of these ids are in the walk (each looked up, not walked to) */
+  matching(ids: number[]): Promise<number[]>;
 }
 
 /** What a walk read, as a token that moves with any change to it. */
@@ -143,6 +145,9 @@ export class WalkMarks {
       if (mended) [walk, grown] = [mended, true];
     }
     let ids: number[] = [];
+    // a deep page and the exact count: the walk to the end first (marks every MARK_EVERY from the
+    // newest), then the page from the nearest mark, not the page's walk and then the walk on
+    if (walk.total === undefined && exact && offset >= MARK_EVERY) grown = (await this.toEnd(walk, reader)) || grown;
     if (take > 0 && (walk.total === undefined || offset < walk.total)) {
       const from = nearest(walk, offset);
       ids = await reader.ids(from.id, offset - from.depth, take);
@@ -191,8 +196,8 @@ export class WalkMarks {
     const n = ids.length;
     // the changes between each pair: span j is (ids[j], ids[j - 1]] (the newest above ids[0]; n
     // is what lies at or below the deepest mark), and moves the depth of marks j.. and the end
-    const between = new Map<number, number>();
-    for (const id of changed) {
+    const between = new Map<number, number[]>();
+    for (const id of new Set(changed)) {
       let lo = 0;
       let hi = n;
       // the first mark at or below the change: the span the change is in
@@ -201,15 +206,24 @@ export class WalkMarks {
         if (ids[mid] < id) hi = mid;
         else lo = mid + 1;
       }
-      between.set(lo, (between.get(lo) ?? 0) + 1);
+      between.set(lo, [...(between.get(lo) ?? []), id]);
     }
     const mended: Walk = { token: to, at: walk.at, depths: [...depths], ids: [...ids], total: walk.total };
     let counted = 0;
     for (const j of [...between.keys()].sort((a, b) => a - b)) {
-      const k = between.get(j) as number;
+      const inSpan = between.get(j) as number[];
+      const k = inSpan.length;
       const top = j === 0 ? 0 : depths[j - 1];
       const had = j < n ? depths[j] - top : walk.total === undefined ? -1 : walk.total - top;
       if (had < 0) break; // below the deepest mark of a walk not read to its end: moves nothing known
+      if (had === 0) {
+        // none matched there: the span now holds those of the changed that match (a new person
+        // above the newest mark, a walk that found none), each looked up
+        const now = (await reader.matching(inSpan)).length;
+        for (let i = j; i < n; i++) mended.depths[i] += now;
+        if (mended.total !== undefined) mended.total += now;
+        continue;
+      }
       if (had > MEND_SPAN_MAX || ++counted > MEND_SPANS) {
         mended.depths.length = j;
         mended.ids.length = j;
@@ -234,14 +248,21 @@ export class WalkMarks {
   }
 
   /**
-   * Walks from the nearest mark above `depth` to the match that deep, a mark every `every`
-   * matches on the way and one there; or to the walk's end, counted, if it comes first.
+   * Walks from the newest to the match `depth` deep, so that no two marks on the way are more
+   * than `every` apart (from one mark to the next where they are close enough, a read of `every`
+   * from a mark where not), with a mark there; or to the walk's end, counted, if it comes first.
+   * Marks no more than MEND_SPAN_MAX apart are what a change is mended by.
    */
   private async walkTo(walk: Walk, reader: WalkReader, depth: number, every: number): Promise<void> {
-    let at = nearest(walk, depth);
+    let at: { depth: number; id: number | undefined } = { depth: 0, id: undefined };
     for (;;) {
       const step = Math.min(every, depth - at.depth);
       if (step <= 0 && at.id !== undefined) return;
+      const jump = nearest(walk, at.depth + step);
+      if (jump.id !== undefined && (jump.depth > at.depth || at.id === undefined)) {
+        at = jump;
+        continue;
+      }
       const [next] = await reader.ids(at.id, step, 1);
       if (next === undefined) {
         // fewer than `step` + 1 at or below the mark
