@@ -148,6 +148,12 @@ export class WalkMarks {
     // a deep page and the exact count: the walk to the end first (marks every MARK_EVERY from the
     // newest), then the page from the nearest mark, not the page's walk and then the walk on
     if (walk.total === undefined && exact && offset >= MARK_EVERY) grown = (await this.toEnd(walk, reader)) || grown;
+    // a page further than MARK_EVERY below the nearest mark: walked to in steps that leave marks
+    // (the same matches read as by one skip), so that a change is mended by a short count there too
+    if (take > 0 && walk.total === undefined && offset - nearest(walk, offset).depth > MARK_EVERY) {
+      await this.walkTo(walk, reader, offset, MARK_EVERY);
+      grown = true;
+    }
     if (take > 0 && (walk.total === undefined || offset < walk.total)) {
       const from = nearest(walk, offset);
       ids = await reader.ids(from.id, offset - from.depth, take);
