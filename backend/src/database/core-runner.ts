@@ -379,6 +379,48 @@ export class CoreRunner {
   }
 }
 
+/** A MariaDB transaction held open across several cores, then committed or rolled back once. */
+export interface HeldWrite {
+  run<T>(make: (env: CoreEnv) => Core<T>): Promise<T>;
+  commit(): Promise<void>;
+  /** rolls back (when still open) and gives the connection back; never throws */
+  rollback(): Promise<void>;
+}
+
+/**
+ * Opens a READ COMMITTED transaction on a connection of the write pool and keeps it across cores
+ * run one after another (texts, not prepared: 'none'), for a write that comes in parts as its
+ * input is read (the import's batches on MariaDB, written while the next ones are parsed). Not
+ * retried: its caller holds what to run again (the import: its spill file, by runCore).
+ */
+export async function holdWrite(ds: DataSource): Promise<HeldWrite> {
+  const conn = await mysqlConnection(mysqlPool(ds, 'write path'));
+  let open = false;
+  try {
+    await myQuery(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
+    await myQuery(conn, 'START TRANSACTION');
+    open = true;
+  } finally {
+    if (!open) conn.release();
+  }
+  const end = async (sql: string) => {
+    if (!open) return;
+    open = false;
+    try {
+      await myQuery(conn, sql);
+    } finally {
+      conn.release();
+    }
+  };
+  return {
+    run: (make) => runMysql(conn, make(HELD_ENV), 'none'),
+    commit: () => end('COMMIT'),
+    rollback: () => end('ROLLBACK').catch(() => undefined),
+  };
+}
+
+const HELD_ENV: CoreEnv = { lock: ' FOR UPDATE', date: (d) => d };
+
 const runners = new WeakMap<DataSource, CoreRunner>();
 
 /** The data source's runner (one per data source: its SQLite batches are the connection's). */

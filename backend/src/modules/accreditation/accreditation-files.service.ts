@@ -43,6 +43,7 @@ import {
   stopParser,
   TextSet,
   type WriteInput,
+  WriteAhead,
   warmParser,
   writeCore,
 } from './accreditation-import.js';
@@ -340,6 +341,15 @@ export class AccreditationFilesService implements OnApplicationBootstrap, OnAppl
     const consumed = new Set<number>();
     const spill = new Spill();
     const read = importReader(this.ds);
+    const write: WriteInput = {
+      subjectId: currentSubjectId(),
+      actionId: action.id,
+      groupDefaults: input.extensionImportType === 2,
+      consumedImports: [],
+      now: new Date(),
+    };
+    // MariaDB: each batch written as soon as it is checked (WriteAhead), in one transaction
+    const ahead = this.ds.options.type === 'mariadb' ? new WriteAhead(this.ds, write) : null;
     let pending: Pending[] = [];
     let rowsRead = 0;
 
@@ -391,7 +401,9 @@ export class AccreditationFilesService implements OnApplicationBootstrap, OnAppl
         }
       }
       const newCodes = randomCodes(batch.length, 16);
-      spill.write(batch.map((r, k) => spillRow(r, r.bc ?? newCodes[k])));
+      const ready = batch.map((r, k) => spillRow(r, r.bc ?? newCodes[k]));
+      spill.write(ready);
+      await ahead?.add(ready);
     };
 
     try {
@@ -423,16 +435,12 @@ export class AccreditationFilesService implements OnApplicationBootstrap, OnAppl
       if (errors.length) throw new AppError('IMPORT_FAILED', { rows: errors.sort((a, b) => a.row - b.row) });
       if (spill.count === 0) throw new AppError('IMPORT_FILE_EMPTY');
 
-      const write: WriteInput = {
-        subjectId: currentSubjectId(),
-        actionId: action.id,
-        groupDefaults: input.extensionImportType === 2,
-        consumedImports: [...consumed],
-        now: new Date(),
-      };
-      const imported = await runWrite(this.ds, (env) => writeCore(env, spill, write));
+      write.consumedImports = [...consumed];
+      const imported = (await ahead?.finish()) ?? (await runWrite(this.ds, (env) => writeCore(env, spill, write)));
       return { imported };
     } finally {
+      // nothing of a failed import is kept (after a commit: nothing to roll back)
+      await ahead?.abandon();
       spill.close();
       // a big sheet's garbage is collected once it is answered, not left for the next import
       collectAfter(rowsRead);

@@ -9,7 +9,14 @@ import {
   TEST_DB,
   type TestApp,
 } from '../../testing/test-app.js';
-import { IMPORT_MAX_BYTES, IMPORT_SLOTS, importSlots, stopParser, waitingParser } from './accreditation-import.js';
+import {
+  IMPORT_MAX_BYTES,
+  IMPORT_SLOTS,
+  importSlots,
+  stopParser,
+  WriteAhead,
+  waitingParser,
+} from './accreditation-import.js';
 
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
@@ -359,6 +366,28 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
         expect(await t.ds.query("SELECT id FROM accreditation WHERE email = 'u2000@example.com'")).toEqual([]);
       } finally {
         await t.ds.query('DROP TRIGGER import_boom');
+      }
+    });
+
+    it('writes each checked batch on MariaDB while the next ones are read, committed once at the end', async () => {
+      const add = vi.spyOn(WriteAhead.prototype, 'add');
+      const finish = vi.spyOn(WriteAhead.prototype, 'finish');
+      try {
+        const before = await count();
+        const rows = Array.from({ length: 600 }, (_, i) => person(7000 + i));
+        const res = await upload(await sheetFile(rows), { actionId: action.id, zonesImportType: 2 });
+        expect(res.body).toEqual({ data: { imported: 600 } });
+        expect(await count()).toBe(before + 600);
+        if (TEST_DB === 'mariadb') {
+          // every batch handed over as it was checked, and the held transaction committed (no
+          // second write from the spill)
+          expect(add.mock.calls.length).toBeGreaterThanOrEqual(3);
+          expect(add.mock.calls.reduce((n, [batch]) => n + batch.length, 0)).toBe(600);
+          expect(await finish.mock.results[0].value).toBe(600);
+        } else expect(add).not.toHaveBeenCalled();
+      } finally {
+        add.mockRestore();
+        finish.mockRestore();
       }
     });
 

@@ -6,7 +6,15 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { scratchPath } from '../../common/scratch.js';
 import { TextStore } from '../../common/text-store.js';
-import { type Core, type CoreEnv, runCore, sqliteConnection, sqliteStatement } from '../../database/core-runner.js';
+import {
+  type Core,
+  type CoreEnv,
+  type HeldWrite,
+  holdWrite,
+  runCore,
+  sqliteConnection,
+  sqliteStatement,
+} from '../../database/core-runner.js';
 import { groupDefaultsCore } from '../action-extension/extension-core.js';
 import { isSqlite } from '../device/sql.js';
 import { searchText } from './accreditation.entity.js';
@@ -477,6 +485,12 @@ const ACCREDITATION_COLUMNS = [
   'updatedAt',
 ];
 
+/** Where a write of batches stands: the next customId, and how many were written. */
+export interface WriteState {
+  next: number;
+  written: number;
+}
+
 /**
  * Phase 2: every spilled row into accreditation and its links, by multi-row INSERTs, batch after
  * batch; the steps run in one transaction (runCore). The customIds follow the action's highest,
@@ -484,79 +498,163 @@ const ACCREDITATION_COLUMNS = [
  * assumption is made on how the database hands out auto-increment values.
  */
 export function* writeCore(env: CoreEnv, spill: Spill, input: WriteInput): Core<number> {
-  const { subjectId, actionId } = input;
+  const state = yield* writeHead(env, input);
+  for (const batch of spill.batches()) yield* writeBatch(env, batch, state, input);
+  yield* writeTail(input);
+  return state.written;
+}
+
+/** The write's start: the action's row locked (MariaDB), its highest customId read. */
+export function* writeHead(env: CoreEnv, input: WriteInput): Core<WriteState> {
   // MariaDB: the action's row locked, as a create numbers its person under the same lock
-  if (env.lock) yield { sql: `SELECT id FROM action WHERE id = ?${env.lock}`, params: [actionId], kind: 'all' };
+  if (env.lock) yield { sql: `SELECT id FROM action WHERE id = ?${env.lock}`, params: [input.actionId], kind: 'all' };
   const [max] = (yield {
     sql: 'SELECT MAX(customId) AS max FROM accreditation WHERE actionId = ?',
-    params: [actionId],
+    params: [input.actionId],
     kind: 'all',
   }) as { max: unknown }[];
-  let next = Number(max?.max ?? 0) + 1;
+  return { next: Number(max?.max ?? 0) + 1, written: 0 };
+}
+
+/** One batch of checked rows into accreditation and its links. */
+export function* writeBatch(env: CoreEnv, batch: SpillRow[], state: WriteState, input: WriteInput): Core<void> {
+  const { subjectId, actionId } = input;
   const now = env.date(input.now);
-  let written = 0;
-  for (const batch of spill.batches()) {
-    const first = next;
-    const params: unknown[] = [];
-    for (const r of batch) {
-      // subjectId, actionId, customId, firstname, lastname, email, search, bc, days, fieldValues,
-      // imageId, imageName, printCount, credit, isUnlimited, source, language, createdAt, updatedAt
-      params.push(subjectId, actionId, next++, r[0], r[1], r[2], r[3], r[4], '[]', r[5], r[6], r[7], 0, null, 0);
-      params.push('admin', r[8], now, now);
+  const first = state.next;
+  const params: unknown[] = [];
+  for (const r of batch) {
+    // subjectId, actionId, customId, firstname, lastname, email, search, bc, days, fieldValues,
+    // imageId, imageName, printCount, credit, isUnlimited, source, language, createdAt, updatedAt
+    params.push(subjectId, actionId, state.next++, r[0], r[1], r[2], r[3], r[4], '[]', r[5], r[6], r[7], 0, null, 0);
+    params.push('admin', r[8], now, now);
+  }
+  yield {
+    sql: `INSERT INTO accreditation (${ACCREDITATION_COLUMNS.join(', ')}) VALUES ${rowsOf(batch.length, ACCREDITATION_COLUMNS.length)}`,
+    params,
+    kind: 'run',
+  };
+  const found = (yield {
+    sql: 'SELECT id, customId FROM accreditation WHERE actionId = ? AND customId BETWEEN ? AND ?',
+    params: [actionId, first, state.next - 1],
+    kind: 'all',
+  }) as { id: unknown; customId: unknown }[];
+  const ids = new Array<number>(batch.length);
+  for (const f of found) ids[Number(f.customId) - first] = Number(f.id);
+
+  const groups: unknown[] = [];
+  const zones: unknown[] = [];
+  const values: unknown[] = [];
+  const joins: { accreditationId: number; actionId: number; groupIds: number[] }[] = [];
+  for (let k = 0; k < batch.length; k++) {
+    const [, , , , , , , , , groupId, zoneIds, texts] = batch[k];
+    if (groupId) {
+      groups.push(ids[k], groupId);
+      if (input.groupDefaults) joins.push({ accreditationId: ids[k], actionId, groupIds: [groupId] });
     }
+    for (const zoneId of zoneIds) zones.push(ids[k], zoneId);
+    for (let t = 0; t < texts.length; t += 2) values.push(ids[k], actionId, texts[t], texts[t + 1]);
+  }
+  if (groups.length)
     yield {
-      sql: `INSERT INTO accreditation (${ACCREDITATION_COLUMNS.join(', ')}) VALUES ${rowsOf(batch.length, ACCREDITATION_COLUMNS.length)}`,
-      params,
+      sql: `INSERT INTO accreditation_group (accreditationId, groupId) VALUES ${rowsOf(groups.length / 2, 2)}`,
+      params: groups,
       kind: 'run',
     };
-    const found = (yield {
-      sql: 'SELECT id, customId FROM accreditation WHERE actionId = ? AND customId BETWEEN ? AND ?',
-      params: [actionId, first, next - 1],
-      kind: 'all',
-    }) as { id: unknown; customId: unknown }[];
-    const ids = new Array<number>(batch.length);
-    for (const f of found) ids[Number(f.customId) - first] = Number(f.id);
-
-    const groups: unknown[] = [];
-    const zones: unknown[] = [];
-    const values: unknown[] = [];
-    const joins: { accreditationId: number; actionId: number; groupIds: number[] }[] = [];
-    for (let k = 0; k < batch.length; k++) {
-      const [, , , , , , , , , groupId, zoneIds, texts] = batch[k];
-      if (groupId) {
-        groups.push(ids[k], groupId);
-        if (input.groupDefaults) joins.push({ accreditationId: ids[k], actionId, groupIds: [groupId] });
-      }
-      for (const zoneId of zoneIds) zones.push(ids[k], zoneId);
-      for (let t = 0; t < texts.length; t += 2) values.push(ids[k], actionId, texts[t], texts[t + 1]);
-    }
-    if (groups.length)
-      yield {
-        sql: `INSERT INTO accreditation_group (accreditationId, groupId) VALUES ${rowsOf(groups.length / 2, 2)}`,
-        params: groups,
-        kind: 'run',
-      };
-    if (zones.length)
-      yield {
-        sql: `INSERT INTO accreditation_zone (accreditationId, zoneId) VALUES ${rowsOf(zones.length / 2, 2)}`,
-        params: zones,
-        kind: 'run',
-      };
-    // up to a few thousand values a batch: in slices, to stay far below any placeholder limit
-    for (let i = 0; i < values.length; i += 4 * 2000) {
-      const slice = values.length <= 4 * 2000 ? values : values.slice(i, i + 4 * 2000);
-      yield {
-        sql: `INSERT INTO accreditation_value (accreditationId, actionId, fieldId, value) VALUES ${rowsOf(slice.length / 4, 4)}`,
-        params: slice,
-        kind: 'run',
-      };
-    }
-    if (input.groupDefaults && joins.length) yield* groupDefaultsCore(env, subjectId, joins, input.now);
-    written += batch.length;
+  if (zones.length)
+    yield {
+      sql: `INSERT INTO accreditation_zone (accreditationId, zoneId) VALUES ${rowsOf(zones.length / 2, 2)}`,
+      params: zones,
+      kind: 'run',
+    };
+  // up to a few thousand values a batch: in slices, to stay far below any placeholder limit
+  for (let i = 0; i < values.length; i += 4 * 2000) {
+    const slice = values.length <= 4 * 2000 ? values : values.slice(i, i + 4 * 2000);
+    yield {
+      sql: `INSERT INTO accreditation_value (accreditationId, actionId, fieldId, value) VALUES ${rowsOf(slice.length / 4, 4)}`,
+      params: slice,
+      kind: 'run',
+    };
   }
+  if (input.groupDefaults && joins.length) yield* groupDefaultsCore(env, subjectId, joins, input.now);
+  state.written += batch.length;
+}
+
+/** The write's end: the photos uploaded before the sheet that rows took, gone from the waiting list. */
+export function* writeTail(input: WriteInput): Core<void> {
   for (let i = 0; i < input.consumedImports.length; i += 500) {
     const ids = input.consumedImports.slice(i, i + 500);
     yield { sql: `DELETE FROM image_import WHERE id IN (${marks(ids.length)})`, params: ids, kind: 'run' };
   }
-  return written;
+}
+
+/** How many checked batches may wait for their write on MariaDB before the read waits for them. */
+export const WRITE_AHEAD = 2;
+
+/**
+ * MariaDB: the checked batches written while the next ones are read and checked, in one
+ * transaction held open from the first (holdWrite: the action's row locked, as phase 2 locks it),
+ * so the database's work (the INSERTs and their triggers, most of a big import's time) overlaps
+ * the parse and the checks on the other core instead of following them. Still all or nothing: a
+ * row error anywhere and the transaction is rolled back (`abandon`); the rows are spilled too, so
+ * a write that failed here (a deadlock) is written again from the spill by phase 2 as before,
+ * with its retries. On SQLite the write stays phase 2: a transaction open for the whole read would
+ * hold the one writer's lock (every gate's scan) for that long.
+ */
+export class WriteAhead {
+  private held: HeldWrite | null = null;
+  private state: WriteState | null = null;
+  private readonly waiting: Promise<void>[] = [];
+  private failed = false;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly input: WriteInput,
+  ) {}
+
+  /** Queues a batch's write; returns once no more than WRITE_AHEAD batches wait for theirs. */
+  async add(batch: SpillRow[]): Promise<void> {
+    const before = this.waiting.at(-1) ?? Promise.resolve();
+    this.waiting.push(
+      before.then(async () => {
+        if (this.failed) return;
+        try {
+          this.held ??= await holdWrite(this.ds);
+          this.state ??= await this.held.run((env) => writeHead(env, this.input));
+          const state = this.state;
+          await this.held.run((env) => writeBatch(env, batch, state, this.input));
+        } catch {
+          this.failed = true;
+        }
+      }),
+    );
+    while (this.waiting.length > WRITE_AHEAD) await this.waiting.shift();
+  }
+
+  /**
+   * Once every row was checked and none failed: the last batches, the tail and the commit; how
+   * many were written, or null when a batch's write failed (rolled back: phase 2 writes them all
+   * from the spill). A failed tail or commit throws (a commit may have happened).
+   */
+  async finish(): Promise<number | null> {
+    await Promise.all(this.waiting.splice(0));
+    if (this.failed || !this.held || !this.state) {
+      await this.abandon();
+      return null;
+    }
+    try {
+      await this.held.run(() => writeTail(this.input));
+    } catch (error) {
+      await this.abandon();
+      throw error;
+    }
+    await this.held.commit();
+    return this.state.written;
+  }
+
+  /** Rolls back whatever was written (a row error, a read that failed); safe to call again. */
+  async abandon(): Promise<void> {
+    this.failed = true;
+    await Promise.all(this.waiting.splice(0));
+    await this.held?.rollback();
+  }
 }
