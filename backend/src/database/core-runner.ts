@@ -189,6 +189,26 @@ const BATCH_MAX = 128;
 
 const transient = (message: string) => /deadlock|lock wait timeout/i.test(message);
 
+/** At most this many attempts of a TypeORM transaction that hit a deadlock or a lock wait timeout. */
+export const TRANSACTION_ATTEMPTS = 3;
+
+/**
+ * A TypeORM transaction run again from the start when MariaDB chose it as a deadlock's victim or
+ * it waited too long for a lock (an admin's edit or delete of a person the trigram worker is
+ * indexing at that moment: trigram-worker.ts), at most TRANSACTION_ATTEMPTS times; any other error
+ * at once. `work` must do all its writes through `m` (rolled back whole before a retry).
+ */
+export async function retryingTransaction<T>(ds: DataSource, work: (m: EntityManager) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ds.transaction(work);
+    } catch (error) {
+      if (attempt < TRANSACTION_ATTEMPTS && transient(String((error as Error)?.message))) continue;
+      throw error;
+    }
+  }
+}
+
 /** Runs cores on one data source (see the top of this file). */
 export class CoreRunner {
   private readonly queue: Job[] = [];

@@ -42,7 +42,7 @@ import { ImageService } from '../image/image.service.js';
 import { SubjectEntity } from '../subject/subject.entity.js';
 import { ZoneEntity } from '../zone/zone.entity.js';
 import { type AfterInsert, CUSTOM_ID_READ, createCore, type NewPerson } from './registration-write.js';
-import { coreRunner } from '../../database/core-runner.js';
+import { coreRunner, retryingTransaction } from '../../database/core-runner.js';
 import { feedSettled } from '../../database/change-feed.js';
 import { WalkMarks, type WalkReader } from './walk-marks.js';
 import { AccreditationHistoryService } from './accreditation-history.service.js';
@@ -336,22 +336,20 @@ export class AccreditationService {
     const row = await this.scoped.get(id);
     const action = await this.action(row.actionId);
     const prepared = await this.prepare(action, input, row);
-    await this.ds
-      .transaction(async (m) => {
-        const before = await m.getRepository(AccreditationGroupEntity).find({ where: { accreditationId: row.id } });
-        Object.assign(row, prepared.row, { updatedAt: new Date() });
-        row.search = searchText(row);
-        await m.getRepository(AccreditationEntity).save(row);
-        await this.writeLinks(m, row, prepared);
-        // groups joined by this edit give their meal and parking defaults (issue 14)
-        const joined = prepared.groupIds.filter((g) => !before.some((b) => b.groupId === g));
-        await applyGroupDefaults(this.ds, m, row.subjectId, [
-          { accreditationId: row.id, actionId: row.actionId, groupIds: joined },
-        ]);
-      })
-      .catch((err) => {
-        throw isEmailConflict(err) ? emailExists() : err;
-      });
+    await retryingTransaction(this.ds, async (m) => {
+      const before = await m.getRepository(AccreditationGroupEntity).find({ where: { accreditationId: row.id } });
+      Object.assign(row, prepared.row, { updatedAt: new Date() });
+      row.search = searchText(row);
+      await m.getRepository(AccreditationEntity).save(row);
+      await this.writeLinks(m, row, prepared);
+      // groups joined by this edit give their meal and parking defaults (issue 14)
+      const joined = prepared.groupIds.filter((g) => !before.some((b) => b.groupId === g));
+      await applyGroupDefaults(this.ds, m, row.subjectId, [
+        { accreditationId: row.id, actionId: row.actionId, groupIds: joined },
+      ]);
+    }).catch((err) => {
+      throw isEmailConflict(err) ? emailExists() : err;
+    });
     return this.get(action.id, id);
   }
 
@@ -1547,7 +1545,7 @@ export class AccreditationService {
 
   async remove(ids: number[], type: 1 | 2): Promise<number> {
     const targets = await this.removeTargets(ids, type);
-    await this.ds.transaction(async (m) => {
+    await retryingTransaction(this.ds, async (m) => {
       for (let i = 0; i < targets.length; i += 1000) {
         const chunk = targets.slice(i, i + 1000);
         for (const entity of [
