@@ -28,6 +28,16 @@ function walkOf(n: number) {
   return { reader, skipped };
 }
 
+/** A token over a feed of changed ids (the token: how many there are). */
+const feedToken = (feed: number[], settled = () => true): WalkToken => ({
+  current: async () => String(feed.length),
+  settled: async () => settled(),
+  changedSince: async (from, to, limit) => {
+    const ids = feed.slice(Number(from), Number(to));
+    return ids.length > limit ? null : ids;
+  },
+});
+
 /** A token that says nothing of what changed (a walk whose token moved is walked again). */
 /** How deep reads went in all (each from where the one before left a mark, none past MARK_EVERY). */
 function walkedTo(skipped: number[]): number {
@@ -203,14 +213,7 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
       matching: async (ids) => ids.filter((id) => matching.has(id)),
     };
     let settled = true;
-    const token: WalkToken = {
-      current: async () => String(feed.length),
-      settled: async () => settled,
-      changedSince: async (from, to, limit) => {
-        const ids = feed.slice(Number(from), Number(to));
-        return ids.length > limit ? null : ids;
-      },
-    };
+    const token = feedToken(feed, () => settled);
     const marks = new WalkMarks();
     const truth = (offset: number) => desc(undefined).slice(offset, offset + 10);
     const check = async (offset: number, exact: boolean) => {
@@ -288,11 +291,7 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
       },
       matching: async (ids) => ids.filter((id) => matching.has(id)),
     };
-    const token: WalkToken = {
-      current: async () => String(feed.length),
-      settled: async () => true,
-      changedSince: async (from, to) => feed.slice(Number(from), Number(to)),
-    };
+    const token = feedToken(feed);
     const marks = new WalkMarks();
     const page = async (offset: number) => {
       const got = await marks.page('k', token, reader, offset, 10, false);
@@ -346,11 +345,7 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
       },
       matching: async (ids) => ids.filter((id) => matching.includes(id)),
     };
-    const token: WalkToken = {
-      current: async () => String(feed.length),
-      settled: async () => true,
-      changedSince: async (from, to) => feed.slice(Number(from), Number(to)),
-    };
+    const token = feedToken(feed);
     const marks = new WalkMarks();
     const countTo = 3 * MARK_EVERY;
     const first = async () => marks.page('p', token, reader, 0, 10, false, countTo);
@@ -394,11 +389,7 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
         return ids.filter((id) => matching.includes(id));
       },
     };
-    const token: WalkToken = {
-      current: async () => String(feed.length),
-      settled: async () => true,
-      changedSince: async (from, to) => feed.slice(Number(from), Number(to)),
-    };
+    const token = feedToken(feed);
     const marks = new WalkMarks();
     const first = () => marks.page('none', token, reader, 0, 10, false, 3 * MARK_EVERY);
     expect(await first()).toEqual({ ids: [], total: 0, atLeast: 0 });
