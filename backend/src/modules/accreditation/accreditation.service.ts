@@ -1415,7 +1415,7 @@ export class AccreditationService {
       throw AppError.validation([{ path: 'days', key: 'accreditation.daysOnlyMultiDay' }]);
     if (days.some((d) => !allowed.has(d)))
       throw AppError.validation([{ path: 'days', key: 'basics.dateNotInActionRange' }]);
-    await this.ds.transaction(async (m) => {
+    await retryingTransaction(this.ds, async (m) => {
       for (let i = 0; i < ids.length; i += 1000) {
         await m
           .getRepository(AccreditationEntity)
@@ -1602,7 +1602,7 @@ export class AccreditationService {
     const row = await this.scoped.get(id);
     if (!(await this.action(row.actionId)).isCredit)
       throw AppError.validation([{ path: 'price', key: 'accreditation.creditNotEnabled' }]);
-    await this.ds.transaction(async (m) => {
+    await retryingTransaction(this.ds, async (m) => {
       const repo = m.getRepository(AccreditationEntity);
       const credit = m.connection.driver.escape('credit');
       if (!row.isUnlimited) {
@@ -1818,7 +1818,7 @@ export class AccreditationService {
 
   /** Adds groups to people, keeping the ones they hold (a pair already there is left as it is). */
   private async addLinks(ids: number[], groupIds: number[]) {
-    await this.ds.transaction(async (m) => {
+    await retryingTransaction(this.ds, async (m) => {
       const repo = m.getRepository(AccreditationGroupEntity);
       for (let i = 0; i < ids.length; i += 500) {
         const chunk = ids.slice(i, i + 500);
@@ -1843,7 +1843,7 @@ export class AccreditationService {
     column: 'groupId' | 'zoneId',
     values: number[],
   ) {
-    await this.ds.transaction(async (m) => {
+    await retryingTransaction(this.ds, async (m) => {
       const repo = m.getRepository(entity);
       for (let i = 0; i < ids.length; i += 500) {
         const chunk = ids.slice(i, i + 500);

@@ -16,6 +16,7 @@ import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
 import type { AdminAuth } from '../../common/request.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { retryingTransaction } from '../../database/core-runner.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
@@ -280,7 +281,7 @@ export class PrintService {
     const now = new Date();
     const versions = badges.versions ?? new Map<number, number>();
     const replace = badges.replace ?? false;
-    await this.ds.transaction(async (m) => {
+    await retryingTransaction(this.ds, async (m) => {
       const accreditations = m.getRepository(AccreditationEntity);
       for (let i = 0; i < ids.length; i += 500) {
         const chunk = ids.slice(i, i + 500);
