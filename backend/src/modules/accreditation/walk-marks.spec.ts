@@ -406,4 +406,27 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
     expect(await first()).toEqual({ ids: [9, 7], total: 2, atLeast: 2 });
     expect(reads).toEqual(['matching 9', 'ids 0']);
   });
+
+  it('drops the mark of a person who changed: the count up to a number never claims one who left', async () => {
+    // exactly as many as the count goes to; then its deepest mark's person leaves the walk
+    const countTo = 2 * COUNT_MARK_EVERY;
+    const matching = Array.from({ length: countTo }, (_, i) => countTo - i);
+    const feed: number[] = [];
+    const below = (from: number | undefined) => matching.filter((id) => id <= (from ?? Number.POSITIVE_INFINITY));
+    const reader: WalkReader = {
+      ids: async (from, skip, take) => below(from).slice(skip, skip + take),
+      countFrom: async (from, upTo = Number.POSITIVE_INFINITY) => Math.min(below(from).length, upTo),
+      countAbove: async (from, above, upTo) =>
+        below(from)
+          .slice(0, upTo)
+          .filter((id) => id > above).length,
+      matching: async (ids) => ids.filter((id) => matching.includes(id)),
+    };
+    const marks = new WalkMarks();
+    const first = () => marks.page('c', feedToken(feed), reader, 0, 10, false, countTo);
+    expect((await first())?.atLeast).toBe(countTo);
+    feed.push(matching.pop() as number);
+    const after = await first();
+    expect(after?.total ?? after?.atLeast).toBe(countTo - 1);
+  });
 });

@@ -49,8 +49,8 @@ interface Walk {
   token: string;
   at: number;
   /**
-   * the marks by depth, shallowest first: `depths[k]` match above `ids[k]` (the match `depths[k]`
-   * deep is `ids[k]`, or the first below it once `ids[k]` changed and no longer matches)
+   * the marks by depth, shallowest first: the match `depths[k]` deep is `ids[k]` (`depths[k]`
+   * match above it; a mark whose person changed is dropped when the walk is mended)
    */
   depths: number[];
   ids: number[];
@@ -79,6 +79,17 @@ function nearest(walk: Walk, depth: number): { depth: number; id: number | undef
     } else hi = mid - 1;
   }
   return found < 0 ? { depth: 0, id: undefined } : { depth: walk.depths[found], id: walk.ids[found] };
+}
+
+/**
+ * The walk without the marks of people who changed: each mark left is the match at its depth (its
+ * person unchanged, so still matching), as `atLeast` and a later mend take it to be. A mended
+ * depth holds for any id (how many match above it); only whether the id itself matches is unknown.
+ */
+function withoutChanged(walk: Walk, changed: number[]): Walk {
+  const gone = new Set(changed);
+  const keep = walk.ids.map((id) => !gone.has(id));
+  return { ...walk, depths: walk.depths.filter((_, i) => keep[i]), ids: walk.ids.filter((_, i) => keep[i]) };
 }
 
 /** Marks the match `depth` deep; whether it is new. */
@@ -234,7 +245,7 @@ export class WalkMarks {
         mended.depths.length = j;
         mended.ids.length = j;
         mended.total = undefined;
-        return j ? mended : null;
+        return j ? withoutChanged(mended, changed) : null;
       }
       const from = j === 0 ? undefined : ids[j - 1];
       const now =
@@ -244,7 +255,7 @@ export class WalkMarks {
       for (let i = j; i < n; i++) mended.depths[i] += now - had;
       if (mended.total !== undefined) mended.total += now - had;
     }
-    return mended;
+    return withoutChanged(mended, changed);
   }
 
   /** Walks from the deepest mark to the end, a mark every MARK_EVERY matches, and counts. */
