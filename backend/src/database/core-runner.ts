@@ -187,6 +187,9 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 /** At most this many cores share one SQLite transaction (a batch keeps the event loop that long). */
 const BATCH_MAX = 128;
 
+/** A core's environment on MariaDB: it locks what it decides on. */
+const MYSQL_ENV: CoreEnv = { lock: ' FOR UPDATE', date: (d) => d };
+
 const transient = (message: string) => /deadlock|lock wait timeout/i.test(message);
 
 /** At most this many attempts of a TypeORM transaction that hit a deadlock or a lock wait timeout. */
@@ -220,7 +223,6 @@ export class CoreRunner {
   private readonly sqliteEnv: CoreEnv;
   /** MariaDB: batched cores locking the same row share their blocks (mariadb-batch.ts) */
   readonly combiner = new BlockCombiner();
-  private static readonly mysqlEnv: CoreEnv = { lock: ' FOR UPDATE', date: (d) => d };
 
   constructor(private readonly ds: DataSource) {
     this.sqliteEnv = { lock: '', date: (d) => sqlDate(ds, d) };
@@ -246,7 +248,7 @@ export class CoreRunner {
   async within<T>(m: EntityManager | null, make: (env: CoreEnv) => Core<T>, options: RunOptions = {}): Promise<T> {
     if (!m?.queryRunner?.isTransactionActive) return this.run(make, options);
     if (isSqlite(this.ds)) return runSqliteSync(sqliteConnection(this.ds), make(this.sqliteEnv));
-    const core = make(CoreRunner.mysqlEnv);
+    const core = make(MYSQL_ENV);
     let step = core.next();
     while (!step.done) {
       const s = step.value;
@@ -364,7 +366,7 @@ export class CoreRunner {
       const conn = await mysqlConnection(pool);
       let open = false;
       try {
-        const env = CoreRunner.mysqlEnv;
+        const env = MYSQL_ENV;
         const prepared = options.prepared ?? 'writes';
         // a batch starts its transaction itself (in its block when it can: mariadb-batch.ts)
         if (!options.batch) {
@@ -433,13 +435,11 @@ export async function holdWrite(ds: DataSource): Promise<HeldWrite> {
     }
   };
   return {
-    run: (make) => runMysql(conn, make(HELD_ENV), 'none'),
+    run: (make) => runMysql(conn, make(MYSQL_ENV), 'none'),
     commit: () => end('COMMIT'),
     rollback: () => end('ROLLBACK').catch(() => undefined),
   };
 }
-
-const HELD_ENV: CoreEnv = { lock: ' FOR UPDATE', date: (d) => d };
 
 const runners = new WeakMap<DataSource, CoreRunner>();
 

@@ -24,6 +24,7 @@ import {
 } from 'typeorm';
 import type { z } from 'zod';
 import { AppError } from '../../common/app-error.js';
+import { TtlCache } from '../../common/ttl-cache.js';
 import { refuseArchived } from '../../common/archive.js';
 import { applyGroupDefaults } from '../action-extension/extension-core.js';
 import { randomCode } from '../../common/crypto.js';
@@ -200,10 +201,8 @@ interface Filtered {
    * from its marks while the action has not changed (walk-marks.ts). `deep`: a broad text's or user
    * field's walk alone, over `index` alone (a range of it from a mark), for a deep page or the
    * exact count; `always`: two or more conditions, whose count walks up to COUNT_CAP matches.
-   * `fields`: the user fields it reads, whose deletion (their values with it, no entry in the
-   * feed) is a change too.
    */
-  marked?: { kind: 'deep' | 'always'; index?: WalkIndex; fields: number[] };
+  marked?: { kind: 'deep' | 'always'; index?: WalkIndex };
 }
 
 /** The index a walk alone reads (Filtered `marked`), of this table under this alias. */
@@ -262,8 +261,8 @@ export class AccreditationService {
   private readonly images: TenantRepository<ImageEntity>;
   /** the marks of the walks no index counts (walk-marks.ts), in this process */
   private readonly walkMarks = new WalkMarks();
-  /** rareTrigrams' answers by table and text, the least recently asked dropped first */
-  private readonly rareKept = new Map<string, { match: string | null; at: number }>();
+  /** rareTrigrams' answers by table and text */
+  private readonly rareKept = new TtlCache<string, string | null>({ ttlMs: RARE_KEPT_MS, max: RARE_KEPT });
 
   constructor(
     @InjectRepository(AccreditationEntity) repo: Repository<AccreditationEntity>,
@@ -518,7 +517,7 @@ export class AccreditationService {
    */
   private async markedPage(
     qb: SelectQueryBuilder<AccreditationEntity>,
-    { kind, index, fields }: NonNullable<Filtered['marked']>,
+    { kind, index }: NonNullable<Filtered['marked']>,
     order: string,
     idColumn: string,
     ofAction: number | undefined,
@@ -595,27 +594,17 @@ export class AccreditationService {
     const found = await this.walkMarks.page(
       `${sql}\u0000${JSON.stringify(params)}`,
       {
-        // the action's newest change, and the user fields read that are still there
         current: async () => {
           const [row] = await this.ds.query('SELECT MAX(c.id) AS v FROM accreditation_change c WHERE c.actionId = ?', [
             actionId,
           ]);
-          if (!fields.length) return String(row?.v ?? 0);
-          const kept: { id: unknown }[] = await this.ds.query(
-            `SELECT f.id AS id FROM custom_field f WHERE f.id IN (${fields.map(() => '?').join(', ')}) ORDER BY f.id`,
-            fields,
-          );
-          return `${row?.v ?? 0}|${kept.map((f) => Number(f.id)).join(',')}`;
+          return String(row?.v ?? 0);
         },
         settled: () => feedSettled(this.ds),
         changedSince: async (from, to, limit) => {
-          const [since, fieldsThen] = from.split('|');
-          const [until, fieldsNow] = to.split('|');
-          // a user field deleted: its values went with it, in no entry of the feed
-          if (fieldsThen !== fieldsNow) return null;
           const rows: { a: unknown }[] = await this.ds.query(
             `SELECT c.accreditationId AS a FROM accreditation_change c WHERE c.actionId = ? AND c.id > ? AND c.id <= ? ORDER BY c.id LIMIT ${limit + 1}`,
-            [actionId, Number(since), Number(until)],
+            [actionId, Number(from), Number(to)],
           );
           return rows.length > limit ? null : rows.map((r) => Number(r.a));
         },
@@ -771,14 +760,7 @@ export class AccreditationService {
     // holds each of its trigrams, and every candidate is checked by the LIKE), so it is kept a
     // minute: a broad text's page read from its marks no longer weighs its trigrams each time
     // (a statement of up to six FTS5 lookups, and a second one when none of them is rare).
-    const key = `${table}\u0000${text}`;
-    const kept = this.rareKept.get(key);
-    if (kept && Date.now() - kept.at < RARE_KEPT_MS) return kept.match;
-    const match = await this.weighRare(table, text);
-    this.rareKept.delete(key);
-    this.rareKept.set(key, { match, at: Date.now() });
-    while (this.rareKept.size > RARE_KEPT) this.rareKept.delete(this.rareKept.keys().next().value as string);
-    return match;
+    return this.rareKept.load(`${table}\u0000${text}`, () => this.weighRare(table, text));
   }
 
   private async weighRare(table: 'accreditation_fts' | 'accreditation_value_fts', text: string) {
@@ -1279,15 +1261,14 @@ export class AccreditationService {
     }
     // Marked (walk-marks.ts): every condition is of what the change feed follows (a text, a group,
     // a zone, passages, printed or not since migration 1765000000002, a user field's values with
-    // the person's field values), and a user field's deletion moves the walk's token
-    const fields = Object.entries(filter.customField ?? {})
-      .filter(([, wanted]) => wanted !== '' && wanted !== null)
-      .map(([id]) => Number(id));
+    // the person's field values). A user field's deletion takes its values with no entry in the
+    // feed, but a walk reads them only when its first read above found more than SELECTIVE: once
+    // they are gone the filter is another statement (`1 = 0`), another walk.
     const marked: Filtered['marked'] =
       conditions > 1
-        ? { kind: 'always', fields }
+        ? { kind: 'always' }
         : conditions === 1 && textWalk && !drive
-          ? { kind: 'deep', index: { table: 'accreditation', alias: 'a', name: 'IDX_accreditation_search' }, fields }
+          ? { kind: 'deep', index: { table: 'accreditation', alias: 'a', name: 'IDX_accreditation_search' } }
           : undefined;
     if (linked.length) {
       for (const l of linked) if (l !== drive) qb.andWhere(...linkProbe(l));
@@ -1368,7 +1349,6 @@ export class AccreditationService {
         marked: {
           kind: 'deep',
           index: { table: 'accreditation_value', alias: broadValue.v, name: 'IDX_accreditation_value_person' },
-          fields,
         },
       };
     }

@@ -158,7 +158,10 @@ export class WalkMarks {
     let ids: number[] = [];
     // a deep page and the exact count: the walk to the end first (marks every MARK_EVERY from the
     // newest), then the page from the nearest mark, not the page's walk and then the walk on
-    if (walk.total === undefined && exact && offset >= MARK_EVERY) grown = (await this.toEnd(walk, reader)) || grown;
+    if (walk.total === undefined && exact && offset >= MARK_EVERY) {
+      await this.walkTo(walk, reader, Number.POSITIVE_INFINITY, MARK_EVERY);
+      grown = true;
+    }
     // a page further than MARK_EVERY below the nearest mark: walked to in steps that leave marks
     // (the same matches read as by one skip), so that a change is mended by a short count there too
     if (take > 0 && walk.total === undefined && offset - nearest(walk, offset).depth > MARK_EVERY) {
@@ -175,9 +178,14 @@ export class WalkMarks {
         grown = true;
       }
     }
-    if (walk.total === undefined && exact) grown = (await this.toEnd(walk, reader)) || grown;
-    else if (walk.total === undefined && countTo > 0 && this.atLeast(walk) < countTo) {
-      await this.walkTo(walk, reader, countTo - 1, COUNT_MARK_EVERY);
+    // the exact count: to the end, a mark every MARK_EVERY; a count up to a number, to it
+    if (walk.total === undefined && (exact || (countTo > 0 && this.atLeast(walk) < countTo))) {
+      await this.walkTo(
+        walk,
+        reader,
+        exact ? Number.POSITIVE_INFINITY : countTo - 1,
+        exact ? MARK_EVERY : COUNT_MARK_EVERY,
+      );
       grown = true;
     }
     if (grown && (await token.current()) === before) {
@@ -256,12 +264,6 @@ export class WalkMarks {
       if (mended.total !== undefined) mended.total += now - had;
     }
     return withoutChanged(mended, changed);
-  }
-
-  /** Walks from the deepest mark to the end, a mark every MARK_EVERY matches, and counts. */
-  private async toEnd(walk: Walk, reader: WalkReader): Promise<boolean> {
-    await this.walkTo(walk, reader, Number.POSITIVE_INFINITY, MARK_EVERY);
-    return true;
   }
 
   /**
