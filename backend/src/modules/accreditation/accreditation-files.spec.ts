@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Logger } from '@nestjs/common';
 import {
   createAdminUser,
   createSubject,
@@ -390,6 +391,39 @@ describe('accreditation import and export (spec §5 Import, §8 Import codes)', 
         finish.mockRestore();
       }
     });
+
+    it.runIf(TEST_DB === 'mariadb')(
+      'writes everything from the spill when a write-ahead batch fails, and logs why',
+      async () => {
+        // the first insert of u7900 fails (a deadlock's stand-in), the next one passes: the row is
+        // noted in a MEMORY table, which the transaction's rollback does not take back
+        await t.ds.query('CREATE TABLE import_once (n INT) ENGINE=MEMORY');
+        await t.ds.query(
+          "CREATE TRIGGER import_once BEFORE INSERT ON accreditation FOR EACH ROW BEGIN IF NEW.email = 'u7900@example.com' AND (SELECT COUNT(*) FROM import_once) = 0 THEN INSERT INTO import_once VALUES (1); SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'once'; END IF; END",
+        );
+        const finish = vi.spyOn(WriteAhead.prototype, 'finish');
+        const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+        try {
+          const before = await count();
+          const rows = Array.from({ length: 600 }, (_, i) => person(7800 + i));
+          const res = await upload(await sheetFile(rows), { actionId: action.id, zonesImportType: 2 });
+          expect(res.body).toEqual({ data: { imported: 600 } });
+          expect(await count()).toBe(before + 600);
+          expect(await t.ds.query("SELECT COUNT(*) AS n FROM accreditation WHERE email = 'u7900@example.com'")).toEqual(
+            [{ n: '1' }],
+          );
+          expect(await finish.mock.results[0].value).toBeNull();
+          expect(warn.mock.calls.map(([m]) => String(m))).toEqual([
+            expect.stringMatching(/^write-ahead batch failed, writing from the spill: .*once/),
+          ]);
+        } finally {
+          finish.mockRestore();
+          warn.mockRestore();
+          await t.ds.query('DROP TRIGGER import_once');
+          await t.ds.query('DROP TABLE import_once');
+        }
+      },
+    );
 
     it('refuses a file over the limit while it streams in: 413 with a clear message, nothing imported', async () => {
       const before = await count();

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
+import { Logger } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { scratchPath } from '../../common/scratch.js';
 import { TextStore } from '../../common/text-store.js';
@@ -601,6 +602,7 @@ export const WRITE_AHEAD = 2;
  * hold the one writer's lock (every gate's scan) for that long.
  */
 export class WriteAhead {
+  private static readonly logger = new Logger('Import');
   private held: HeldWrite | null = null;
   private state: WriteState | null = null;
   private readonly waiting: Promise<void>[] = [];
@@ -622,7 +624,10 @@ export class WriteAhead {
           this.state ??= await this.held.run((env) => writeHead(env, this.input));
           const state = this.state;
           await this.held.run((env) => writeBatch(env, batch, state, this.input));
-        } catch {
+        } catch (error) {
+          // nothing is lost (phase 2 writes every row from the spill), but say why it took longer
+          if (!this.failed)
+            WriteAhead.logger.warn(`write-ahead batch failed, writing from the spill: ${String(error)}`);
           this.failed = true;
         }
       }),
