@@ -10,10 +10,8 @@
 // ~40 rows per person, several times the seeding time. BENCH_KEEP=1 keeps the database afterwards
 // (MariaDB's database or SQLite's data folder: it prints which), BENCH_REUSE=<that> measures it
 // again without seeding (e.g. another build through BENCH_BACKEND_DIST, in the same minutes).
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { startBench } from './lib.mjs';
+import { databaseCpuMs, startBench } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -180,23 +178,7 @@ if (!reused) {
 const seeded = ((performance.now() - t0) / 1000).toFixed(1);
 
 // ---- measure ----
-// A local MariaDB server's CPU time so far (ms), read from /proc (utime + stime at 100 ticks a
-// second), or null where there is none to read; shared with whatever else uses that server.
-const dbPid =
-  values.db === 'mariadb'
-    ? (() => {
-        try {
-          return execFileSync('pgrep', ['-x', 'mariadbd'], { encoding: 'utf8' }).split('\n')[0].trim() || null;
-        } catch {
-          return null;
-        }
-      })()
-    : null;
-const dbCpu = () => {
-  if (!dbPid) return null;
-  const f = fs.readFileSync(`/proc/${dbPid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-};
+const dbCpu = () => (values.db === 'mariadb' ? databaseCpuMs() : null);
 
 // Wall time per call, and the CPU time this process (client and server in one, so on SQLite the
 // database too) spent on it: on a loaded machine the CPU figure moves far less than the wall time.

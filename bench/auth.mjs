@@ -20,14 +20,6 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const readOr = (file) => {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-};
-
 /** The client: `total` GETs, `concurrency` in flight, one keep-alive agent. */
 async function load({ url, total, concurrency, headers }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
@@ -96,24 +88,13 @@ if (process.argv[2] === '--client') {
   const ROUNDS = Number(values.rounds);
   const REQUESTS = Number(values.requests);
   const CONCURRENCY = Number(values.concurrency);
-  const { countStatements, startBench } = await import('./lib.mjs');
+  const { countStatements, databaseCpuMs, startBench } = await import('./lib.mjs');
 
   const child = fork(fileURLToPath(import.meta.url), ['--client']);
   await new Promise((r) => child.once('spawn', r));
-  // The database server's CPU (MariaDB runs on this machine: its process's utime + stime from
-  // /proc, in clock ticks of 10 ms), so that the table shows where the machine's cores went.
-  const dbPid =
-    values.db === 'mariadb'
-      ? fs
-          .readdirSync('/proc')
-          .find((p) => /^\d+$/.test(p) && /^(mariadbd|mysqld)$/.test(readOr(`/proc/${p}/comm`).trim()))
-      : undefined;
-  const dbTicks = () => {
-    const stat = dbPid ? readOr(`/proc/${dbPid}/stat`) : '';
-    // the fields after the command's closing parenthesis: utime and stime are the 12th and 13th
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return stat ? Number(fields[11]) + Number(fields[12]) : Number.NaN;
-  };
+  // The database server's CPU (MariaDB runs on this machine), so that the table shows where the
+  // machine's cores went.
+  const dbMs = () => (values.db === 'mariadb' ? databaseCpuMs() : null) ?? Number.NaN;
   /**
    * One measurement by the client, with this process's (the servers') CPU, the client's own and the
    * database server's per request.
@@ -121,10 +102,10 @@ if (process.argv[2] === '--client') {
   const measure = (job) =>
     new Promise((resolve) => {
       const cpu0 = process.cpuUsage();
-      const ticks0 = dbTicks();
+      const db0 = dbMs();
       child.once('message', (result) => {
         const cpu = process.cpuUsage(cpu0);
-        const dbUs = ((dbTicks() - ticks0) * 10_000) / job.total;
+        const dbUs = ((dbMs() - db0) * 1000) / job.total;
         resolve({ ...result, cpuUs: (cpu.user + cpu.system) / job.total, dbUs });
       });
       child.send(job);

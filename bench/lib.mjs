@@ -6,6 +6,35 @@ import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
+let databasePid;
+/**
+ * The CPU time (ms, user + system, from /proc at 100 ticks a second) the MariaDB server on this
+ * machine (a `mariadbd` or `mysqld` process) has used so far, or null where there is none to read.
+ * It includes whatever other clients make it do meanwhile: the benches read it around their calls.
+ */
+export function databaseCpuMs() {
+  try {
+    databasePid ??=
+      fs
+        .readdirSync('/proc')
+        .filter((d) => /^\d+$/.test(d))
+        .find((pid) => {
+          try {
+            return /^(mariadbd|mysqld)$/.test(fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
+          } catch {
+            return false;
+          }
+        }) ?? null;
+    if (!databasePid) return null;
+    const stat = fs.readFileSync(`/proc/${databasePid}/stat`, 'utf8');
+    // the fields after the command's closing parenthesis: utime and stime are the 12th and 13th
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 export async function startBench(db, { webDist, env = {} } = {}) {
   // BENCH_BACKEND_DIST: another build of the backend (e.g. one of your own beside a shared tree's)
   const dist = path.resolve(process.env.BENCH_BACKEND_DIST ?? `${root}/backend/dist`);

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { countStatements, startBench } from './lib.mjs';
+import { countStatements, databaseCpuMs, startBench } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -36,27 +36,6 @@ function mainThreadCpu() {
     const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime (fields 14 and 15 of stat) in clock ticks of 10 ms
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-/**
- * CPU time (ms) of the MariaDB server when it runs on this machine (a `mariadbd` or `mysqld` process
- * in /proc), null otherwise; it includes whatever other clients make it do meanwhile.
- */
-const dbPid = (() => {
-  try {
-    for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)))
-      if (/^(mariadbd|mysqld)$/.test(fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim())) return pid;
-  } catch {}
-  return null;
-})();
-function dbCpu() {
-  if (!dbPid) return null;
-  try {
-    const stat = fs.readFileSync(`/proc/${dbPid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return null;
@@ -205,9 +184,9 @@ const bareCreated = bareRun.statuses.get(201) ?? 0;
 
 const elu0 = performance.eventLoopUtilization();
 const cpu0 = mainThreadCpu();
-const db0 = values.db === 'mariadb' ? dbCpu() : null;
+const db0 = values.db === 'mariadb' ? databaseCpuMs() : null;
 const { latencies, statuses, elapsed } = await visit(registerUrl, SECONDS);
-const dbUsed = db0 === null ? null : dbCpu() - db0;
+const dbUsed = db0 === null ? null : databaseCpuMs() - db0;
 const elu = performance.eventLoopUtilization(elu0);
 const cpu = cpu0 === null ? null : mainThreadCpu() - cpu0;
 
