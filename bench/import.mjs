@@ -222,8 +222,10 @@ async function importOnce(round) {
   const expectedGroups = Array.from({ length: ROWS }, (_, i) => i % 3).filter(Boolean).length;
   if (answer.data.imported !== ROWS || count.n !== ROWS || count.values !== ROWS || count.groups !== expectedGroups)
     throw new Error(`integrity: imported ${answer.data.imported}, stored ${JSON.stringify(count)} of ${ROWS} rows`);
+  const settle0 = db0 === null ? null : databaseCpuMs();
   const { seconds: indexed } = await ask({ kind: 'settle' });
-  return { seconds, cpu, dbCpu, indexed };
+  const indexDbCpu = settle0 === null ? null : (databaseCpuMs() - settle0) / 1000;
+  return { seconds, cpu, dbCpu, indexed, indexDbCpu };
 }
 
 // a failed round stops the server child too, so nothing is left running
@@ -238,6 +240,7 @@ const imports = [];
 const importCpu = [];
 const importDbCpu = [];
 const indexedAfter = [];
+const indexDbCpu = [];
 let barePeak = 0;
 for (let round = 1; round <= ROUNDS; round++) {
   const b = await bareRead();
@@ -250,6 +253,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   importCpu.push(run.cpu);
   if (run.dbCpu !== null) importDbCpu.push(run.dbCpu);
   indexedAfter.push(run.indexed);
+  if (run.indexDbCpu !== null) indexDbCpu.push(run.indexDbCpu);
 }
 const peak = memoryOf(server.pid).peak;
 await new Promise((r) => setTimeout(r, 3000));
@@ -269,7 +273,7 @@ console.log(
     `  ratio           ${(importRate / bareRate).toFixed(2)} × bare read (target ≥ 0.35)\n` +
     `  CPU time        import ${median(importCpu).toFixed(2)} s (the server, every thread), bare read ${median(bareCpu).toFixed(2)} s: ${(median(bareCpu) / median(importCpu)).toFixed(2)} × (less moved by other load on the machine)${importDbCpu.length ? `; the database server ${median(importDbCpu).toFixed(2)} s meanwhile` : ''}\n` +
     (values.db === 'mariadb'
-      ? `  indexed         for search ${median(indexedAfter).toFixed(2)} s after the answer (the trigram worker; each round starts once it is done)\n`
+      ? `  indexed         for search ${median(indexedAfter).toFixed(2)} s after the answer, ${median(indexDbCpu).toFixed(2)} s of the database's CPU (the trigram worker; each round starts once it is done)\n`
       : '') +
     `  server RSS      ${mib(before.rss)} before, peak ${mib(peak)} (target < 300 MB = 286 MiB), ${mib(after)} 3 s after the last import\n` +
     `  server V8 heap  used ${mib(restHeap.heapUsed)} of ${mib(restHeap.heapTotal)} at rest before, ${mib(afterHeap.heapUsed)} of ${mib(afterHeap.heapTotal)} after (main thread; external ${mib(restHeap.external)} → ${mib(afterHeap.external)})\n` +
