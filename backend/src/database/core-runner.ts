@@ -38,6 +38,11 @@ export interface CoreEnv {
   lock: string;
   /** a datetime parameter as the database takes it (sql.ts sqlDate) */
   date: (d: Date) => unknown;
+  /**
+   * MariaDB: a write of many people may keep the insert triggers' books itself, a statement a
+   * batch (migration 1765100000001; the import's writeBatch); SQLite: its triggers keep them
+   */
+  bookkeeping: boolean;
 }
 
 export const readStep = (sql: string, params: unknown[]): Step => ({ sql, params, kind: 'all' });
@@ -188,7 +193,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 const BATCH_MAX = 128;
 
 /** A core's environment on MariaDB: it locks what it decides on. */
-const MYSQL_ENV: CoreEnv = { lock: ' FOR UPDATE', date: (d) => d };
+const MYSQL_ENV: CoreEnv = { lock: ' FOR UPDATE', date: (d) => d, bookkeeping: true };
 
 const transient = (message: string) => /deadlock|lock wait timeout/i.test(message);
 
@@ -225,7 +230,7 @@ export class CoreRunner {
   readonly combiner = new BlockCombiner();
 
   constructor(private readonly ds: DataSource) {
-    this.sqliteEnv = { lock: '', date: (d) => sqlDate(ds, d) };
+    this.sqliteEnv = { lock: '', date: (d) => sqlDate(ds, d), bookkeeping: false };
   }
 
   /**

@@ -85,6 +85,7 @@ import { ZoneCounts1764800000001 } from './migrations/1764800000001-zone-counts.
 import { SearchById1764900000001 } from './migrations/1764900000001-search-by-id.js';
 import { ChangeSearch1765000000001 } from './migrations/1765000000001-change-search.js';
 import { ChangePrinted1765000000002 } from './migrations/1765000000002-change-printed.js';
+import { ImportBookkeeping1765100000001 } from './migrations/1765100000001-import-bookkeeping.js';
 import { ValuePersonIndex1764900000002 } from './migrations/1764900000002-value-person-index.js';
 import {
   AccreditationExtensionEntity,
@@ -175,6 +176,7 @@ export const MIGRATIONS = [
   ValuePersonIndex1764900000002,
   ChangeSearch1765000000001,
   ChangePrinted1765000000002,
+  ImportBookkeeping1765100000001,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];
