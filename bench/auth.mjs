@@ -1,6 +1,8 @@
 // Benchmark (issue 16): the request path of a cheap signed-in call, GET api/admin/v1/authorization
 // (or, with --route check, the check by code GET api/admin/v1/user/check/{bc} of one of 1,000
-// people in groups and zones: bench/check.mjs), next to a bare Fastify hello-world in the same run. The client is a child process (its own core,
+// people in groups and zones: bench/check.mjs), next to a bare Fastify hello-world in the same run
+// (and, for the check on MariaDB, the same bare server answering after one `SELECT 1` on the app's
+// pool: the floor of any call that reads MariaDB once, at the same concurrency on the same cores). The client is a child process (its own core,
 // one keep-alive agent, --concurrency requests in flight); the two servers are measured in
 // interleaved rounds (bare, app, app, bare, ...) and the medians of the rounds are printed: req/s,
 // p50/p99 latency, the CPU per request of the server process, of the client and (MariaDB on this
@@ -114,10 +116,24 @@ if (process.argv[2] === '--client') {
   const Fastify = (await import('fastify')).default;
   const bare = Fastify();
   bare.get('/', async () => ({ hello: 'world' }));
+  // The floor of one database round trip (MariaDB, --route check): the bare server answering with
+  // `SELECT 1` executed on the app's own mysql2 pool, so that the check's figures can be read
+  // against what any call that reads MariaDB once costs on this machine at this concurrency.
+  let roundTripPool = null;
+  bare.get(
+    '/round-trip',
+    () =>
+      new Promise((ok, fail) =>
+        roundTripPool.execute('SELECT 1 AS one', [], (e, rows) => (e ? fail(e) : ok({ one: rows[0].one }))),
+      ),
+  );
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const bareJob = { url: `http://127.0.0.1:${bare.server.address().port}/`, headers: {} };
+  const roundTripJob = { url: `http://127.0.0.1:${bare.server.address().port}/round-trip`, headers: {} };
 
   const { ds, base, token, call, stop } = await startBench(values.db);
+  const withFloor = values.db === 'mariadb' && values.route === 'check';
+  if (withFloor) roundTripPool = ds.driver.pool;
   let path = '/authorization';
   if (values.route === 'check') {
     // 1,000 people of one action, each in two groups and a zone; the one checked is in the middle
@@ -159,16 +175,14 @@ if (process.argv[2] === '--client') {
   const perCall = (statements.count() - before) / 100;
   statements.stop();
 
-  // warm-up of both, then interleaved rounds
-  await measure({ ...bareJob, total: 2000, concurrency: CONCURRENCY });
-  await measure({ ...authJob, total: 2000, concurrency: CONCURRENCY });
-  const runs = { bare: [], auth: [] };
+  // warm-up of each, then interleaved rounds
+  const jobs = { bare: bareJob, auth: authJob, ...(withFloor ? { floor: roundTripJob } : {}) };
+  for (const job of Object.values(jobs)) await measure({ ...job, total: 2000, concurrency: CONCURRENCY });
+  const runs = Object.fromEntries(Object.keys(jobs).map((k) => [k, []]));
   for (let r = 0; r < ROUNDS; r++) {
-    const order = r % 2 ? ['auth', 'bare'] : ['bare', 'auth'];
-    for (const which of order) {
-      const job = which === 'bare' ? bareJob : authJob;
-      runs[which].push(await measure({ ...job, total: REQUESTS, concurrency: CONCURRENCY }));
-    }
+    const order = r % 2 ? Object.keys(jobs).reverse() : Object.keys(jobs);
+    for (const which of order)
+      runs[which].push(await measure({ ...jobs[which], total: REQUESTS, concurrency: CONCURRENCY }));
   }
   if (values.profile) {
     const { Session } = await import('node:inspector/promises');
@@ -221,12 +235,13 @@ if (process.argv[2] === '--client') {
   console.log(
     '| run | req/s (median) | rounds min–max | p50 ms | p99 ms | server CPU µs/req | client CPU µs/req | database CPU µs/req | cores busy | failed |\n|---|---|---|---|---|---|---|---|---|---|',
   );
-  for (const [name, x] of [
-    ['bare Fastify hello-world', b],
-    [label, a],
+  for (const [name, x, measuresDb] of [
+    ['bare Fastify hello-world', b, false],
+    ...(withFloor ? [['bare Fastify + one MariaDB round trip (SELECT 1)', summary(runs.floor), true]] : []),
+    [label, a, true],
   ])
     console.log(
-      `| ${name} | ${x.perSecond} | ${x.spread} | ${f(x.p50)} | ${f(x.p99)} | ${x.cpuUs} | ${x.clientUs} | ${name === label ? db(x) : '–'} | ${x.cores.toFixed(2)} of ${os.availableParallelism()} | ${x.failed} |`,
+      `| ${name} | ${x.perSecond} | ${x.spread} | ${f(x.p50)} | ${f(x.p99)} | ${x.cpuUs} | ${x.clientUs} | ${measuresDb ? db(x) : '–'} | ${x.cores.toFixed(2)} of ${os.availableParallelism()} | ${x.failed} |`,
     );
   const ratio = a.perSecond / b.perSecond;
   const target = values.route === 'check' ? 0.1 : 0.15;
