@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The insert triggers an import on MariaDB keeps the books of itself, a statement a batch instead
- * of a trigger a row (AccreditationImport's `writeBatch`, `importBookkeeping`): the person's (the
+ * of a trigger a row (`writeBatch` and `importBookkeeping` in accreditation-import.ts): the person's (the
  * change feed, the dashboard's hourly counts, "not entered", the search's pending list, the list's
  * blocks), its links' (group and zone counts) and its values' and "not entered"'s (the facet blocks).
  */

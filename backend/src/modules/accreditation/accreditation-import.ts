@@ -427,11 +427,8 @@ export function importReader(ds: DataSource): (sql: string, params: unknown[]) =
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const rowsMemo = new Map<string, string>();
-/**
- * `(?, …), (?, …)`: n rows of `width` placeholders (or n times the tuple `row`), built once per
- * shape (a full batch's is ~50 kB).
- */
-const rowsOf = (n: number, width: number, row = `(${marks(width)})`) => {
+/** `row, row, …`: n times the tuple `row`, built once per shape (a full batch's is ~50 kB). */
+const tuplesOf = (n: number, row: string) => {
   const key = `${n}x${row}`;
   let text = rowsMemo.get(key);
   if (!text) {
@@ -440,6 +437,8 @@ const rowsOf = (n: number, width: number, row = `(${marks(width)})`) => {
   }
   return text;
 };
+/** `(?, …), (?, …)`: n rows of `width` placeholders. */
+const rowsOf = (n: number, width: number) => tuplesOf(n, `(${marks(width)})`);
 
 /** The alphabet of common/crypto.ts randomCode (no 0/O, 1/I). */
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -639,7 +638,7 @@ function* importBookkeeping(
   const { subjectId, actionId } = input;
   const n = ids.length;
   yield {
-    sql: `INSERT INTO accreditation_change (subjectId, actionId, accreditationId, kind, changedAt) VALUES ${rowsOf(n, 4, `(?, ?, ?, ?, ${NOW_MS})`)}`,
+    sql: `INSERT INTO accreditation_change (subjectId, actionId, accreditationId, kind, changedAt) VALUES ${tuplesOf(n, `(?, ?, ?, ?, ${NOW_MS})`)}`,
     params: ids.flatMap((id) => [subjectId, actionId, id, 1]),
     kind: 'run',
   };
@@ -662,7 +661,8 @@ function* importBookkeeping(
   const blocks = tally(ids.map((id) => Math.floor(id / LIST_BLOCK_SIZE)));
   yield* addCounts('accreditation_facet_block', 'actionId, facet, block, n', [actionId, 'not_entered'], blocks);
   yield* addCounts('accreditation_block', 'subjectId, actionId, block, n', [subjectId, actionId], blocks);
-  const links = (pairs: unknown[]) => tally(pairs.filter((_, k) => k % 2 === 1) as number[]);
+  // (person, link) pairs: how many people each link got
+  const links = (personLink: unknown[]) => tally(personLink.filter((_, k) => k % 2 === 1) as number[]);
   yield* addCounts(
     'accreditation_group_count',
     'subjectId, actionId, groupId, n',
