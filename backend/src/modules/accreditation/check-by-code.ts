@@ -3,7 +3,8 @@ import type { CheckedAccreditationDto, Language } from '@accredo/domain';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { type PreparedReader, preparedReader } from '../../database/prepared.js';
-import { readDate, readJson } from '../device/sql.js';
+import { paddedSize, ReadBatch } from '../../database/read-batch.js';
+import { isSqlite, readDate, readJson } from '../device/sql.js';
 
 /**
  * The columns CHECK reads, in its order: a row is an array of their values (`at` gives each one's
@@ -11,6 +12,7 @@ import { readDate, readJson } from '../device/sql.js';
  */
 const COLUMNS = {
   id: 'a.id',
+  subjectId: 'a.subjectId',
   customId: 'a.customId',
   actionId: 'a.actionId',
   firstname: 'a.firstname',
@@ -46,13 +48,28 @@ type CheckRow = unknown[];
 // where a UNION ALL of the three reads (through a temporary table) cost ~200. The DTO's columns
 // only, read as arrays: each column read costs, and an object per row about as much again. Links
 // are put in id order here, not by the statement.
-const CHECK = `SELECT ${Object.values(COLUMNS).join(', ')}
+const FROM = `SELECT ${Object.values(COLUMNS).join(', ')}
   FROM accreditation a LEFT JOIN image i ON i.id = a.imageId AND i.subjectId = a.subjectId
   LEFT JOIN accreditation_group lg ON lg.accreditationId = a.id
   LEFT JOIN \`groups\` g ON g.id = lg.groupId AND g.subjectId = a.subjectId
   LEFT JOIN accreditation_zone lz ON lz.accreditationId = a.id
-  LEFT JOIN zone z ON z.id = lz.zoneId AND z.subjectId = a.subjectId
+  LEFT JOIN zone z ON z.id = lz.zoneId AND z.subjectId = a.subjectId`;
+const CHECK = `${FROM}
   WHERE a.bc = ? AND a.subjectId = ?`;
+
+/**
+ * MariaDB: the checks that arrive while others are on the server go together as one statement
+ * (ReadBatch, database/read-batch.ts): the people of up to BATCH_KEYS codes (bc is unique over all
+ * subjects; each check keeps only its own subject's person), the list padded to a power of two so
+ * that there are seven texts to prepare. At most BATCH_IN_FLIGHT such statements at once: with 50
+ * checks in flight on this 2-core machine 1 and 2 measured alike (and 4 worse: smaller batches),
+ * 2 so that one slow statement does not hold every check. Measured in bench/check.mjs
+ * (docs/architecture.md "The lean admin routes").
+ */
+const BATCH_KEYS = 64;
+const BATCH_IN_FLIGHT = 2;
+const checkOf = (n: number) => `${FROM}
+  WHERE a.bc IN (${Array.from({ length: n }, () => '?').join(', ')})`;
 
 /** The distinct links of the rows (a group repeats once per zone, a zone once per group), in id order. */
 function links(rows: CheckRow[], id: number, name: number) {
@@ -77,15 +94,42 @@ const iso = (value: unknown): string | null => {
  */
 export class CheckByCode {
   private readonly reader: PreparedReader;
+  /** MariaDB: the checks' reads by code, shared (SQLite reads synchronously: nothing to share). */
+  private readonly batch: ReadBatch<string, CheckRow[]> | null;
 
   constructor(ds: DataSource) {
     this.reader = preparedReader(ds);
+    this.batch = isSqlite(ds)
+      ? null
+      : new ReadBatch((keys) => this.readMany(keys), { maxKeys: BATCH_KEYS, maxInFlight: BATCH_IN_FLIGHT });
+  }
+
+  /** The rows of each of `keys` (codes in upper case) that has a person, whatever their subject. */
+  private async readMany(keys: string[]): Promise<Map<string, CheckRow[]>> {
+    const size = paddedSize(keys.length, BATCH_KEYS);
+    const params = Array.from({ length: size }, (_, i) => keys[Math.min(i, keys.length - 1)]);
+    const found = new Map<string, CheckRow[]>();
+    for (const row of await this.reader.arrays<CheckRow>(checkOf(size), params)) {
+      // a case-insensitive collation may match a code stored in another case: keyed as it was asked
+      const key = String(row[at.bc]).toUpperCase();
+      const list = found.get(key);
+      if (list) list.push(row);
+      else found.set(key, [row]);
+    }
+    return found;
+  }
+
+  private async rowsOf(subjectId: number, key: string): Promise<CheckRow[]> {
+    if (!/^[A-Z0-9]{1,32}$/.test(key)) return [];
+    if (!this.batch) return this.reader.arrays<CheckRow>(CHECK, [key, subjectId]);
+    const rows = (await this.batch.get(key)) ?? [];
+    // another subject's person is not found, as the single statement's `a.subjectId = ?` has it
+    return rows.length && Number(rows[0][at.subjectId]) === subjectId ? rows : [];
   }
 
   async check(subjectId: number, code: string): Promise<CheckedAccreditationDto> {
     const { bc, version } = parseBadgeCode(code.trim());
-    const key = bc.toUpperCase();
-    const rows = /^[A-Z0-9]{1,32}$/.test(key) ? await this.reader.arrays<CheckRow>(CHECK, [key, subjectId]) : [];
+    const rows = await this.rowsOf(subjectId, bc.toUpperCase());
     const row = rows[0];
     const badgeVersion = Number(row?.[at.badgeVersion] ?? 0);
     if (!row || version > badgeVersion) throw new AppError('BC_NOT_EXIST');

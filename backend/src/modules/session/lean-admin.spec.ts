@@ -4,6 +4,8 @@ import { createAdminUser, createSubject, createTestApp, loginAs, type TestApp } 
 import type { SubjectEntity } from '../subject/subject.entity.js';
 import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { TrigramWorker } from '../accreditation/trigram-worker.js';
+import { CheckByCode } from '../accreditation/check-by-code.js';
+import type { AppError } from '../../common/app-error.js';
 
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
@@ -106,6 +108,60 @@ describe('lean admin routes', () => {
       const res = await admin('GET', `user/check/${encodeURIComponent(code)}`, token);
       expect([res.status, res.body.error?.code]).toEqual([404, 'BC_NOT_EXIST']);
     }
+  });
+
+  it('answers checks that arrive together as each alone, sharing statements on MariaDB', async () => {
+    const more = [];
+    for (const i of [1, 2, 3]) {
+      const res = await t.api('POST', '/api/admin/v1/user', {
+        token,
+        body: {
+          actionId,
+          firstname: `P${i}`,
+          lastname: 'Check',
+          email: `p${i}@example.com`,
+          days: [],
+          customField: [],
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      more.push(res.body.data);
+    }
+    const strangers = await createSubject(t);
+    const stranger = await loginAs(t, await createAdminUser(t, strangers, { superuser: true }));
+    // each call: its caller, its code; the same code by another subject in the same batch is not found
+    const calls: [string, number, string][] = [];
+    for (let round = 0; round < 6; round++)
+      for (const p of [person, ...more]) {
+        calls.push([token, subject.id, round % 2 ? p.bc.toLowerCase() : p.bc]);
+        calls.push([stranger, strangers.id, p.bc]);
+      }
+    calls.push([token, subject.id, 'NOPE0000'], [token, subject.id, `${person.bc}-9`]);
+    const alone = [];
+    for (const [tok, , code] of calls) alone.push((await admin('GET', `user/check/${code}`, tok)).body);
+    expect(alone.filter((b) => b.data).length).toBe(24);
+    const together = await Promise.all(calls.map(([tok, , code]) => admin('GET', `user/check/${code}`, tok)));
+    expect(together.map((r) => r.body)).toEqual(alone);
+    // all asked in one moment: on MariaDB the first two go alone (two statements on the server at
+    // most), the other 48 together in a third (their 5 codes, upper case, padded to 8 places; a code
+    // asked by two subjects read once); each answer still its own
+    const checker = new CheckByCode(t.ds);
+    const pool = (t.ds.driver as unknown as { pool?: { execute: (...a: unknown[]) => unknown } }).pool;
+    const executes = pool ? vi.spyOn(pool, 'execute') : null;
+    const direct = await Promise.allSettled(calls.map(([, subjectId, code]) => checker.check(subjectId, code)));
+    expect(direct.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as AppError).code))).toEqual(
+      alone.map((b) => b.data ?? b.error.code),
+    );
+    if (executes) {
+      const sizes = executes.mock.calls.map(([, params]) => (params as unknown[]).length);
+      expect(sizes).toEqual([1, 1, 8]);
+      executes.mockRestore();
+    }
+    // a change made before a check is seen by it, whatever checks are on the server meanwhile
+    const busy = calls.map(([tok, code]) => admin('GET', `user/check/${code}`, tok));
+    await t.ds.getRepository(AccreditationEntity).update({ id: more[0].id }, { printCount: 7 });
+    expect((await admin('GET', `user/check/${more[0].bc}`, token)).body.data.printCount).toBe(7);
+    await Promise.all(busy);
   });
 
   it('answers a warm GET authorization with no SQL statement, and a check with two on the driver', async () => {
