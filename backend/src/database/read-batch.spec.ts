@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paddedSize, ReadBatch } from './read-batch.js';
+import { paddedSize, ReadBatch, rowsByKeys } from './read-batch.js';
 
 /** A read whose statements are answered by hand: each call is recorded with its keys and its promise. */
 function controlled() {
@@ -80,6 +80,33 @@ describe('ReadBatch (reads that arrive together share a statement)', () => {
     );
     await expect(throwing.get('A')).rejects.toThrow('bad statement');
     expect(throwing.state).toEqual({ inFlight: 0, waiting: 0 });
+  });
+
+  it('reads rows by a padded key list and hands each key its rows', async () => {
+    const statements: [string, number[]][] = [];
+    const table = [
+      { id: 1, v: 'a' },
+      { id: 1, v: 'b' },
+      { id: 3, v: 'c' },
+    ];
+    const batch = rowsByKeys(
+      async (sql, keys: number[]) => {
+        statements.push([sql, keys]);
+        return table.filter((r) => keys.includes(r.id));
+      },
+      (marks) => `SELECT … WHERE id IN (${marks})`,
+      (row) => row.id,
+      { maxKeys: 4, maxInFlight: 1 },
+    );
+    const [one, two, three] = await Promise.all([batch.get(1), batch.get(2), batch.get(3)]);
+    expect([one, two, three]).toEqual([[table[0], table[1]], undefined, [table[2]]]);
+    // 1 alone, then 2 and 3 together; a list of three keys is padded to four places
+    expect(statements).toEqual([
+      ['SELECT … WHERE id IN (?)', [1]],
+      ['SELECT … WHERE id IN (?, ?)', [2, 3]],
+    ]);
+    await Promise.all([5, 6, 7].map((k) => batch.get(k)).concat(batch.get(1)));
+    expect(statements.at(-1)).toEqual(['SELECT … WHERE id IN (?, ?, ?, ?)', [6, 7, 1, 1]]);
   });
 
   it('pads a statement to a power of two of placeholders, at most the cap', () => {

@@ -86,6 +86,37 @@ export class ReadBatch<K, V> {
 }
 
 /**
+ * A ReadBatch of rows by a key list: `sqlOf(marks)` is the statement with `marks` (`?, ?, …`) in
+ * its `IN (…)`, run by `run` (a prepared reader's); each row goes to the key `keyOf` gives it. The
+ * list is padded to paddedSize (at most log2(maxKeys) + 1 texts to prepare).
+ */
+export function rowsByKeys<K, R>(
+  run: (sql: string, params: K[]) => Promise<R[]>,
+  sqlOf: (marks: string) => string,
+  keyOf: (row: R) => K,
+  options: ReadBatchOptions,
+): ReadBatch<K, R[]> {
+  const texts = new Map<number, string>();
+  return new ReadBatch(async (keys) => {
+    const size = paddedSize(keys.length, options.maxKeys);
+    let sql = texts.get(size);
+    if (!sql) {
+      sql = sqlOf(Array.from({ length: size }, () => '?').join(', '));
+      texts.set(size, sql);
+    }
+    const params = Array.from({ length: size }, (_, i) => keys[Math.min(i, keys.length - 1)]);
+    const found = new Map<K, R[]>();
+    for (const row of await run(sql, params)) {
+      const key = keyOf(row);
+      const list = found.get(key);
+      if (list) list.push(row);
+      else found.set(key, [row]);
+    }
+    return found;
+  }, options);
+}
+
+/**
  * The number of placeholders a statement for `n` keys has: the next power of two (at most
  * `max`), so that a batched read has log2(max) + 1 texts to prepare, not one per size. The list is
  * padded by repeating a key (`IN (?, ?)` with the same value twice reads the row once).

@@ -3,7 +3,7 @@ import type { CheckedAccreditationDto, Language } from '@accredo/domain';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/app-error.js';
 import { type PreparedReader, preparedReader } from '../../database/prepared.js';
-import { paddedSize, ReadBatch } from '../../database/read-batch.js';
+import { type ReadBatch, rowsByKeys } from '../../database/read-batch.js';
 import { isSqlite, readDate, readJson } from '../device/sql.js';
 
 /**
@@ -68,9 +68,6 @@ const CHECK = `${FROM}
  */
 const BATCH_KEYS = 64;
 const BATCH_IN_FLIGHT = 2;
-const checkOf = (n: number) => `${FROM}
-  WHERE a.bc IN (${Array.from({ length: n }, () => '?').join(', ')})`;
-
 /** The distinct links of the rows (a group repeats once per zone, a zone once per group), in id order. */
 function links(rows: CheckRow[], id: number, name: number) {
   const seen = new Map<number, string>();
@@ -101,22 +98,13 @@ export class CheckByCode {
     this.reader = preparedReader(ds);
     this.batch = isSqlite(ds)
       ? null
-      : new ReadBatch((keys) => this.readMany(keys), { maxKeys: BATCH_KEYS, maxInFlight: BATCH_IN_FLIGHT });
-  }
-
-  /** The rows of each of `keys` (codes in upper case) that has a person, whatever their subject. */
-  private async readMany(keys: string[]): Promise<Map<string, CheckRow[]>> {
-    const size = paddedSize(keys.length, BATCH_KEYS);
-    const params = Array.from({ length: size }, (_, i) => keys[Math.min(i, keys.length - 1)]);
-    const found = new Map<string, CheckRow[]>();
-    for (const row of await this.reader.arrays<CheckRow>(checkOf(size), params)) {
-      // a case-insensitive collation may match a code stored in another case: keyed as it was asked
-      const key = String(row[at.bc]).toUpperCase();
-      const list = found.get(key);
-      if (list) list.push(row);
-      else found.set(key, [row]);
-    }
-    return found;
+      : rowsByKeys(
+          (sql, keys) => this.reader.arrays<CheckRow>(sql, keys),
+          (marks) => `${FROM}\n  WHERE a.bc IN (${marks})`,
+          // a case-insensitive collation may match a code stored in another case: keyed as asked
+          (row) => String(row[at.bc]).toUpperCase(),
+          { maxKeys: BATCH_KEYS, maxInFlight: BATCH_IN_FLIGHT },
+        );
   }
 
   private async rowsOf(subjectId: number, key: string): Promise<CheckRow[]> {

@@ -8,6 +8,8 @@ import type {
   UpdateEvent,
 } from 'typeorm';
 import { preparedReader } from '../../database/prepared.js';
+import { ReadBatch } from '../../database/read-batch.js';
+import { isSqlite } from '../device/sql.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
 import { GroupEntity } from '../groups/group.entity.js';
@@ -38,11 +40,25 @@ const BUMP = 'UPDATE online_config_version SET version = version + 1 WHERE id = 
  * version are never used once a newer one is seen.
  */
 export class OnlineConfigVersion implements EntitySubscriberInterface {
+  /**
+   * MariaDB: the registrations that ask while a read of the version is on the server share the
+   * next one (ReadBatch: never a read sent before they asked, so an admin's change committed
+   * before a registration arrived is seen by it); a rush asks once a round trip, not once a visitor.
+   */
+  private readonly shared: ReadBatch<0, number> | null;
+
   constructor(private readonly ds: DataSource) {
     ds.subscribers.push(this);
+    this.shared = isSqlite(ds)
+      ? null
+      : new ReadBatch(async () => new Map([[0, await this.read()]] as const), { maxKeys: 1, maxInFlight: 2 });
   }
 
   async current(): Promise<number> {
+    return this.shared ? ((await this.shared.get(0)) ?? 0) : this.read();
+  }
+
+  private async read(): Promise<number> {
     // a prepared read on the driver: every registration reads it (issue 16)
     const rows = await preparedReader(this.ds).all<{ version: number | string }>(
       'SELECT version FROM online_config_version WHERE id = 1',
