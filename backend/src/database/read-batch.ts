@@ -1,5 +1,6 @@
 /**
- * Reads by key that arrive together share one statement (issue 16, the check by code on MariaDB).
+ * Reads by key that arrive together share one statement (issue 16, MariaDB: the check by code,
+ * and an online registration's set-up version and code row).
  *
  * On MariaDB a statement costs its round trip more than its rows: a wake-up of the server's
  * thread, a packet each way, mysql2's parse of the answer; at 50 checks in flight on two cores
