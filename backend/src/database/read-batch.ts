@@ -50,7 +50,7 @@ export class ReadBatch<K, V> {
     });
   }
 
-  /** Statements on the server now, and keys waiting for one (for tests and the benches). */
+  /** Statements on the server now, and keys waiting for one (for the tests). */
   get state() {
     return { inFlight: this.inFlight, waiting: this.waiting.size };
   }

@@ -622,8 +622,9 @@ function* addCounts(table: string, columns: string, fixed: unknown[], counts: [n
  * nothing read back: the change feed (one entry a person: the triggers wrote one more for each of
  * its links, in the same transaction, which said nothing more), the dashboard's hourly count (every
  * row made `now`, by the same source), "not entered" and its facet blocks, the list's blocks, the
- * group and zone counts. The search's pending list is written once at the end (writeTail). Not the "printed" facet: an imported row is never printed (printCount 0 above). Measured
- * with a batch's triggers running, guarded, and this (2026-12-03, 10,000 people with a value):
+ * group and zone counts. The search's pending list is written once at the end (writeTail). Not
+ * the "printed" facet: an imported row is never printed (printCount 0 above). Measured with a
+ * batch's triggers running, guarded, and this (2026-12-03, 10,000 people with a value):
  * MariaDB's CPU 0.61 s, 0.30 s and 0.42 s. `accreditation-files.spec.ts` checks each against the
  * rows themselves.
  */
