@@ -8,6 +8,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import multipart from '@fastify/multipart';
 import { AppModule } from './app.module.js';
 import { ErrorFilter } from './common/error.filter.js';
+import { attachRawFront } from './common/raw-front.js';
 import { addWebHooks, serveWebApp, setSecurityHeaders } from './common/web-app.js';
 import { leanScan } from './modules/device/scan-route.js';
 import { leanAdminRoutes } from './modules/session/lean-admin.js';
@@ -58,9 +59,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   app.useGlobalFilters(filter);
   scanRoute.bind(app);
-  // the scan's raw path on Node's server in front of Fastify (issue 11 "speed", scan-route.ts)
-  scanRoute.attach(adapter.getInstance(), filter);
   adminRoutes.bind(app);
+  // the scan's and the admin reads' raw paths on Node's server in front of Fastify (issue 11
+  // "speed", issue 16; common/raw-front.ts)
+  attachRawFront(adapter.getInstance(), [scanRoute.raw(adapter.getInstance(), filter), adminRoutes.raw(filter)]);
   onlineRoute.bind(app);
   // `content-type: application/json` with no body (as many clients send a POST without data) is an
   // empty body, not Fastify's 400 FST_ERR_CTP_EMPTY_JSON_BODY; anything else is parsed as before.

@@ -7,7 +7,7 @@ import { type ReadBatch, rowsByKeys } from '../../database/read-batch.js';
 import { isSqlite, readDate, readJson } from '../device/sql.js';
 
 /**
- * The columns CHECK reads, in its order: a row is an array of their values (`at` gives each one's
+ * The columns the check reads (FROM), in its order: a row is an array of their values (`at` gives each one's
  * place), the person's columns and one of their groups and one of their zones (or nulls).
  */
 const COLUMNS = {
@@ -54,17 +54,19 @@ const FROM = `SELECT ${Object.values(COLUMNS).join(', ')}
   LEFT JOIN \`groups\` g ON g.id = lg.groupId AND g.subjectId = a.subjectId
   LEFT JOIN accreditation_zone lz ON lz.accreditationId = a.id
   LEFT JOIN zone z ON z.id = lz.zoneId AND z.subjectId = a.subjectId`;
-const CHECK = `${FROM}
-  WHERE a.bc = ? AND a.subjectId = ?`;
 
 /**
- * MariaDB: the checks that arrive while others are on the server go together as one statement
- * (ReadBatch, database/read-batch.ts): the people of up to BATCH_KEYS codes (bc is unique over all
- * subjects; each check keeps only its own subject's person), the list padded to a power of two so
- * that there are seven texts to prepare. At most BATCH_IN_FLIGHT such statements at once: with 50
- * checks in flight on this 2-core machine 1 and 2 measured alike (and 4 worse: smaller batches),
- * 2 so that one slow statement does not hold every check. Measured in bench/check.mjs
- * (docs/architecture.md "The lean admin routes").
+ * The checks that arrive together go as one statement (ReadBatch, database/read-batch.ts): the
+ * people of up to BATCH_KEYS codes (bc is unique over all subjects; each check keeps only its own
+ * subject's person), the list padded to a power of two so that there are seven texts to prepare.
+ * - MariaDB: a check asked while BATCH_IN_FLIGHT such statements are on the server waits for one
+ *   to come back. With 50 checks in flight on this 2-core machine 1 and 2 measured alike (and 4
+ *   worse: smaller batches), 2 so that one slow statement does not hold every check.
+ * - SQLite (one connection, synchronous): the statement runs at the end of the event loop's turn
+ *   (setImmediate), with the checks asked meanwhile waiting for the next one. A statement outside
+ *   a transaction takes and drops the log's read lock (two fcntl calls, ~5 µs of a ~12 µs read
+ *   here); 64 codes in one statement cost ~6 µs a code.
+ * Measured in bench/check.mjs (docs/architecture.md "The lean admin routes").
  */
 const BATCH_KEYS = 64;
 const BATCH_IN_FLIGHT = 2;
@@ -85,33 +87,34 @@ const iso = (value: unknown): string | null => {
 /**
  * GET user/check/{bc} on the lean path (issue 16): the same answer as AccreditationService.check
  * (its spec in accreditation.spec.ts and badge-replace.spec.ts), read by one prepared statement
- * on the driver (CHECK: the person with their photo's key, their groups and zones with names)
+ * on the driver (FROM: the person with their photo's key, their groups and zones with names)
  * instead of TypeORM's six. The code may be a versioned badge code `{bc}-{version}`
  * (docs/access-control.md "Badge versions"); a version never printed is not found.
  */
 export class CheckByCode {
   private readonly reader: PreparedReader;
-  /** MariaDB: the checks' reads by code, shared (SQLite reads synchronously: nothing to share). */
-  private readonly batch: ReadBatch<string, CheckRow[]> | null;
+  /** The checks' reads by code, shared (see BATCH_KEYS). */
+  private readonly batch: ReadBatch<string, CheckRow[]>;
 
   constructor(ds: DataSource) {
     this.reader = preparedReader(ds);
-    this.batch = isSqlite(ds)
-      ? null
-      : rowsByKeys(
-          (sql, keys) => this.reader.arrays<CheckRow>(sql, keys),
-          (marks) => `${FROM}\n  WHERE a.bc IN (${marks})`,
-          // a case-insensitive collation may match a code stored in another case: keyed as asked
-          (row) => String(row[at.bc]).toUpperCase(),
-          { maxKeys: BATCH_KEYS, maxInFlight: BATCH_IN_FLIGHT },
-        );
+    const sqlite = isSqlite(ds);
+    this.batch = rowsByKeys(
+      sqlite
+        ? (sql, keys) =>
+            new Promise<CheckRow[]>((ok, fail) => setImmediate(() => this.reader.arrays<CheckRow>(sql, keys).then(ok, fail)))
+        : (sql, keys) => this.reader.arrays<CheckRow>(sql, keys),
+      (marks) => `${FROM}\n  WHERE a.bc IN (${marks})`,
+      // a case-insensitive collation may match a code stored in another case: keyed as asked
+      (row) => String(row[at.bc]).toUpperCase(),
+      { maxKeys: BATCH_KEYS, maxInFlight: sqlite ? 1 : BATCH_IN_FLIGHT },
+    );
   }
 
   private async rowsOf(subjectId: number, key: string): Promise<CheckRow[]> {
     if (!/^[A-Z0-9]{1,32}$/.test(key)) return [];
-    if (!this.batch) return this.reader.arrays<CheckRow>(CHECK, [key, subjectId]);
     const rows = (await this.batch.get(key)) ?? [];
-    // another subject's person is not found, as the single statement's `a.subjectId = ?` has it
+    // another subject's person is not found, as `a.subjectId = ?` of one person's read would have it
     return rows.length && Number(rows[0][at.subjectId]) === subjectId ? rows : [];
   }
 

@@ -1,15 +1,13 @@
 import { deviceScanSchema, ERRORS, type ErrorCode } from '@accredo/domain';
 import { translate } from '@accredo/i18n';
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acceptLanguage } from '@accredo/i18n';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { AppError } from '../../common/app-error.js';
-import type { AppRequest } from '../../common/request.js';
 import { type ErrorFilter, validationMessage } from '../../common/error.filter.js';
 import { type LeanHandler, takeOverRoute } from '../../common/lean-route.js';
-import { RAW_SECURITY_HEADER_LIST } from '../../common/web-app.js';
+import { type RawTaker, rawFailure, rawSend } from '../../common/raw-front.js';
 import { toFieldErrors } from '../../common/zod.js';
 import { DeviceSessions } from './device-sessions.service.js';
 import { GateService } from './gate.service.js';
@@ -56,37 +54,23 @@ export function leanScan() {
       handler = leanScanHandler(core);
     },
     /**
-     * The same route one level lower, on Node's HTTP server in front of Fastify (issue 11 "speed"):
-     * a well-formed scan — POST to exactly the route's URL, `application/json`, a Content-Length of
-     * at most 16 kB, no chunked body — is read, parsed by Fastify's own JSON parser (the same
-     * prototype-poisoning refusals), decided and answered here, with the headers Fastify's hooks
-     * would add (the security headers). Routing, the hook chain, the content-type parsers, the
-     * reply object and the request id cost about as much CPU as the decision itself. Anything
-     * else, and every request once the app starts closing, goes to Fastify as before, so an
-     * unusual request still gets exactly Fastify's answer. Errors are ErrorFilter's envelope.
+     * The same route one level lower, on Node's HTTP server in front of Fastify (issue 11 "speed",
+     * common/raw-front.ts): a well-formed scan — POST to exactly the route's URL,
+     * `application/json`, a Content-Length of at most 16 kB, no chunked body — is read, parsed by
+     * Fastify's own JSON parser (the same prototype-poisoning refusals), decided and answered here,
+     * with the headers Fastify's hooks would add (the security headers). Anything else goes to
+     * Fastify. Errors are ErrorFilter's envelope. Null when the Nest or Fastify path is measured.
      */
-    attach(fastify: FastifyInstance, filter: ErrorFilter): void {
-      if (!core || process.env.ACCREDO_SCAN_PATH === 'fastify') return;
-      const server: Server = fastify.server;
-      const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
-      if (listeners.length !== 1) return; // not the server Fastify made: leave it alone
-      const fastifyListener = listeners[0];
+    raw(fastify: FastifyInstance, filter: ErrorFilter): RawTaker | null {
+      if (!core || process.env.ACCREDO_SCAN_PATH === 'fastify') return null;
       const parse = fastify.getDefaultJsonParser('error', 'error');
       const lean = core;
       const messages = routeMessages();
-      let open = true;
-      fastify.addHook('preClose', (done) => {
-        open = false;
-        done();
-      });
-      server.removeListener('request', fastifyListener);
-      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-        if (!open || !takesRaw(req)) {
-          fastifyListener.call(server, req, res);
-          return;
-        }
+      return (req, res) => {
+        if (!takesRaw(req)) return false;
         rawScan(req, res, lean, parse, filter, messages);
-      });
+        return true;
+      };
     },
   };
 }
@@ -121,7 +105,7 @@ function rawScan(
         return;
       }
       core(req.headers, body).then(
-        (answer) => rawSend(res, 200, answer),
+        (answer) => rawAnswer(res, 200, answer),
         (error: unknown) => rawError(req, res, error, filter, messages),
       );
     });
@@ -131,17 +115,8 @@ function rawScan(
 /** Answers sent by the raw path in this process (its spec tells which way a request went). */
 export const rawScanAnswers = { count: 0 };
 
-function rawSend(res: ServerResponse, status: number, text: string): void {
-  if (res.headersSent || res.destroyed) return;
-  rawScanAnswers.count++;
-  res.writeHead(status, [
-    'content-type',
-    'application/json; charset=utf-8',
-    'content-length',
-    String(Buffer.byteLength(text)),
-    ...RAW_SECURITY_HEADER_LIST,
-  ]);
-  res.end(text);
+function rawAnswer(res: ServerResponse, status: number, text: string): void {
+  if (rawSend(res, status, text)) rawScanAnswers.count++;
 }
 
 /**
@@ -157,12 +132,10 @@ function rawError(
 ): void {
   if (error instanceof AppError) {
     const body = refusal(acceptLanguage(req.headers['accept-language']), error, messages);
-    rawSend(res, error.status, JSON.stringify(body));
+    rawAnswer(res, error.status, JSON.stringify(body));
     return;
   }
-  const appReq = { method: req.method, url: req.url, headers: req.headers, id: randomUUID() } as unknown as AppRequest;
-  const { status, body } = filter.toBody(error, appReq);
-  rawSend(res, status, JSON.stringify(body));
+  if (rawFailure(req, res, error, filter)) rawScanAnswers.count++;
 }
 
 const LANGS = ['cs', 'sk', 'en', 'de'] as const;

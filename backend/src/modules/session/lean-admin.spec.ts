@@ -6,6 +6,8 @@ import { AccreditationEntity } from '../accreditation/accreditation.entity.js';
 import { TrigramWorker } from '../accreditation/trigram-worker.js';
 import { CheckByCode } from '../accreditation/check-by-code.js';
 import type { AppError } from '../../common/app-error.js';
+import { sqliteConnection } from '../../database/core-runner.js';
+import { rawAdminAnswers } from './lean-admin.js';
 
 const ml = (cs: string) => ({ cs, sk: '', en: '', de: '' });
 
@@ -110,7 +112,7 @@ describe('lean admin routes', () => {
     }
   });
 
-  it('answers checks that arrive together as each alone, sharing statements on MariaDB', async () => {
+  it('answers checks that arrive together as each alone, sharing statements', async () => {
     const more = [];
     for (const i of [1, 2, 3]) {
       const res = await t.api('POST', '/api/admin/v1/user', {
@@ -148,6 +150,9 @@ describe('lean admin routes', () => {
     const checker = new CheckByCode(t.ds);
     const pool = (t.ds.driver as unknown as { pool?: { execute: (...a: unknown[]) => unknown } }).pool;
     const executes = pool ? vi.spyOn(pool, 'execute') : null;
+    // SQLite: every run of a better-sqlite3 statement, with its text
+    const statement = pool ? null : Object.getPrototypeOf(sqliteConnection(t.ds).prepare('SELECT 1'));
+    const runs = statement ? vi.spyOn(statement, 'all') : null;
     const direct = await Promise.allSettled(calls.map(([, subjectId, code]) => checker.check(subjectId, code)));
     expect(direct.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as AppError).code))).toEqual(
       alone.map((b) => b.data ?? b.error.code),
@@ -160,11 +165,56 @@ describe('lean admin routes', () => {
       expect(sizes).toEqual([1, 1, 8]);
       executes.mockRestore();
     }
+    if (runs) {
+      // SQLite: the first alone at the end of the turn, the other 49 (their 5 codes) in the next
+      const sizes = runs.mock.contexts
+        .map((st, i) => [String((st as { source: string }).source), runs.mock.calls[i][0]] as const)
+        .filter(([sql]) => sql.includes('WHERE a.bc IN ('))
+        .map(([, params]) => (params as unknown[]).length);
+      expect(sizes).toEqual([1, 8]);
+      runs.mockRestore();
+    }
     // a change made before a check is seen by it, whatever checks are on the server meanwhile
     const busy = calls.map(([tok, code]) => admin('GET', `user/check/${code}`, tok));
     await t.ds.getRepository(AccreditationEntity).update({ id: more[0].id }, { printCount: 7 });
     expect((await admin('GET', `user/check/${more[0].bc}`, token)).body.data.printCount).toBe(7);
     await Promise.all(busy);
+  });
+
+  it('answers on the raw path what Fastify answers, and leaves it every unusual request', async () => {
+    const headersOf = (res: { headers: Headers }) =>
+      Object.fromEntries(
+        ['content-type', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'content-security-policy'].map(
+          (h) => [h, res.headers.get(h)],
+        ),
+      );
+    // each request twice: as it is (raw) and with a query string the raw path never takes (Fastify)
+    const cases: [string, string | undefined, Record<string, string>][] = [
+      ['authorization', token, {}],
+      [`user/check/${person.bc}`, token, {}],
+      [`user/check/${person.bc.toLowerCase()}-0`, token, {}],
+      [`user/check/${person.bc}`, undefined, { 'accept-language': 'de' }],
+      ['authorization', 'nope', { 'accept-language': 'sk' }],
+      ['user/check/NOPE0000', token, { 'accept-language': 'en' }],
+    ];
+    for (const [path, tok, headers] of cases) {
+      const before = rawAdminAnswers.count;
+      const raw = await admin('GET', path, tok, headers);
+      expect(rawAdminAnswers.count, path).toBe(before + 1);
+      const viaFastify = await admin('GET', `${path}?via=fastify`, tok, headers);
+      expect(rawAdminAnswers.count, path).toBe(before + 1);
+      expect([raw.status, raw.body], path).toEqual([viaFastify.status, viaFastify.body]);
+      expect(headersOf(raw), path).toEqual(headersOf(viaFastify));
+    }
+    // what needs decoding, a parameter over 64 characters, a HEAD: Fastify's, with its answers
+    const before = rawAdminAnswers.count;
+    const spaced = await admin('GET', `user/check/%20${person.bc}%20`, token);
+    expect(spaced.body.data.id).toBe(person.id);
+    const long = await admin('GET', `user/check/${'A'.repeat(65)}`, token);
+    expect([long.status, long.body.error.code]).toEqual([404, 'BC_NOT_EXIST']);
+    const head = await t.api('HEAD', '/api/admin/v1/authorization', { token });
+    expect(head.status).toBe(200);
+    expect(rawAdminAnswers.count).toBe(before);
   });
 
   it('answers a warm GET authorization with no SQL statement, and a check with two on the driver', async () => {
