@@ -14,7 +14,8 @@
 //                       [--concurrency 50] [--profile FILE: the CPU profile of one more round of the route]
 // (build first: npm run build; BENCH_BACKEND_DIST=<dir> measures another build, e.g. the one before
 // a change; ACCREDO_ADMIN_PATH=nest measures these routes through Nest's pipeline instead of the
-// lean handlers of backend/src/modules/session/lean-admin.ts). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
+// lean handlers of backend/src/modules/session/lean-admin.ts, =fastify the lean handlers inside
+// Fastify without their raw path in front of it, common/raw-front.ts). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
 import fs from 'node:fs';
 import { fork } from 'node:child_process';
 import http from 'node:http';
@@ -237,7 +238,8 @@ if (process.argv[2] === '--client') {
     .join(' ');
   const build =
     (process.env.BENCH_BACKEND_DIST ? ` (build ${process.env.BENCH_BACKEND_DIST})` : '') +
-    (process.env.ACCREDO_ADMIN_PATH === 'nest' ? ' (Nest pipeline)' : '');
+    (process.env.ACCREDO_ADMIN_PATH === 'nest' ? ' (Nest pipeline)' : '') +
+    (process.env.ACCREDO_ADMIN_PATH === 'fastify' ? ' (inside Fastify, no raw path)' : '');
   console.log(
     `\n${values.db}${build}: ${ROUNDS} interleaved rounds of ${REQUESTS} GETs, ${CONCURRENCY} in flight, medians; load average ${load1}`,
   );
