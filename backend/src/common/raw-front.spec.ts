@@ -48,7 +48,8 @@ describe('raw front', () => {
     const en = await get({ 'x-raw': '1', 'accept-language': 'en' });
     expect(de.status).toBe(429);
     expect(de.headers.get('retry-after')).toBe('7');
-    const [deBody, enBody] = [await de.json(), await en.json()];
+    type Envelope = { error: { code: string; message: string; details: Record<string, unknown> } };
+    const [deBody, enBody] = [(await de.json()) as Envelope, (await en.json()) as Envelope];
     expect(deBody.error).toMatchObject({ code: 'TOO_MANY_REQUESTS', details: { retryAfter: 7 } });
     expect(deBody.error.message).toBeTruthy();
     expect(deBody.error.message).not.toBe(enBody.error.message);
@@ -60,6 +61,9 @@ describe('raw front', () => {
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(text).not.toContain('secret detail');
-    expect(JSON.parse(text).error).toMatchObject({ code: 'INTERNAL_ERROR', details: { requestId: expect.any(String) } });
+    expect(JSON.parse(text).error).toMatchObject({
+      code: 'INTERNAL_ERROR',
+      details: { requestId: expect.any(String) },
+    });
   });
 });

@@ -64,6 +64,7 @@ export function rawFailure(req: IncomingMessage, res: ServerResponse, error: unk
   const appReq = { method: req.method, url: req.url, headers: req.headers, id: randomUUID() } as unknown as AppRequest;
   const { status, body } = filter.toBody(error, appReq);
   const retryAfter = body.error.details?.retryAfter;
-  const extra = (status === 429 || status === 503) && typeof retryAfter === 'number' ? ['retry-after', String(retryAfter)] : [];
+  const extra =
+    (status === 429 || status === 503) && typeof retryAfter === 'number' ? ['retry-after', String(retryAfter)] : [];
   return rawSend(res, status, JSON.stringify(body), extra);
 }

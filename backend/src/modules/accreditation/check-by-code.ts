@@ -102,7 +102,9 @@ export class CheckByCode {
     this.batch = rowsByKeys(
       sqlite
         ? (sql, keys) =>
-            new Promise<CheckRow[]>((ok, fail) => setImmediate(() => this.reader.arrays<CheckRow>(sql, keys).then(ok, fail)))
+            new Promise<CheckRow[]>((ok, fail) =>
+              setImmediate(() => this.reader.arrays<CheckRow>(sql, keys).then(ok, fail)),
+            )
         : (sql, keys) => this.reader.arrays<CheckRow>(sql, keys),
       (marks) => `${FROM}\n  WHERE a.bc IN (${marks})`,
       // a case-insensitive collation may match a code stored in another case: keyed as asked
