@@ -34,6 +34,7 @@ import { containing } from '../../database/columns.js';
 import { LIST_BLOCK_SIZE } from '../../database/migrations/1764400000001-list-blocks.js';
 import { FACET } from '../../database/migrations/1764700000001-list-facets.js';
 import { preparedReader } from '../../database/prepared.js';
+import { EmailTaken } from './email-taken.js';
 import { currentSubjectId, TenantRepository } from '../../database/tenant.js';
 import { ActionEntity } from '../action/action.entity.js';
 import { CustomFieldEntity } from '../custom-field/custom-field.entity.js';
@@ -259,6 +260,7 @@ export class AccreditationService {
   private readonly zones: TenantRepository<ZoneEntity>;
   private readonly fields: TenantRepository<CustomFieldEntity>;
   private readonly images: TenantRepository<ImageEntity>;
+  private readonly emailTaken: EmailTaken;
   /** the marks of the walks no index counts (walk-marks.ts), in this process */
   private readonly walkMarks = new WalkMarks();
   /** rareTrigrams' answers by table and text */
@@ -281,6 +283,7 @@ export class AccreditationService {
     this.zones = new TenantRepository(zones);
     this.fields = new TenantRepository(fields);
     this.images = new TenantRepository(images);
+    this.emailTaken = new EmailTaken(ds);
   }
 
   // ---- register, edit, read ----
@@ -1699,12 +1702,10 @@ export class AccreditationService {
     context?: CreateContext,
   ) {
     const errors: FieldError[] = [];
-    // one prepared read on the driver (issue 16); the unique index settles a race after it
-    const [duplicate] = await preparedReader(this.ds).all<{ id: unknown }>(
-      'SELECT id FROM accreditation WHERE actionId = ? AND email = ? AND subjectId = ? LIMIT 1',
-      [action.id, input.email, currentSubjectId()],
-    );
-    if (duplicate && Number(duplicate.id) !== existing?.id) throw emailExists();
+    // one prepared read on the driver, shared by the asks that arrive together on MariaDB (issue
+    // 16, email-taken.ts); the unique index settles a race after it
+    const duplicate = await this.emailTaken.id(action.id, currentSubjectId(), input.email);
+    if (duplicate !== null && duplicate !== existing?.id) throw emailExists();
     if (!context?.linksChecked) {
       await this.assertOfAction(this.groups, input.groupIds, action.id, 'groupIds');
       // an archived group is given to no one new; a person who holds it keeps it (issue 15)
