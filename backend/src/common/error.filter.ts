@@ -169,8 +169,8 @@ export class ErrorFilter implements ExceptionFilter {
         reply.header('allow', allow.join(', '));
       }
     }
-    if ((status === 429 || status === 503) && typeof body.error.details?.retryAfter === 'number')
-      reply.header('retry-after', String(body.error.details.retryAfter));
+    const retry = retryAfter(status, body);
+    if (retry !== null) reply.header('retry-after', retry);
     reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 
@@ -219,6 +219,12 @@ export class ErrorFilter implements ExceptionFilter {
     );
     return make('INTERNAL_ERROR', { requestId });
   }
+}
+
+/** The Retry-After header of an answer (a 429 or 503 whose details say when), or null. */
+export function retryAfter(status: number, body: ErrorBody): string | null {
+  const after = body.error.details?.retryAfter;
+  return (status === 429 || status === 503) && typeof after === 'number' ? String(after) : null;
 }
 
 /** MySQL/MariaDB's refusals of a value too big for its column (ER_DATA_TOO_LONG, ER_WARN_DATA_OUT_OF_RANGE). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorFilter } from './error.filter.js';
+import { type ErrorFilter, retryAfter } from './error.filter.js';
 import type { AppRequest } from './request.js';
 import { RAW_SECURITY_HEADER_LIST } from './web-app.js';
 
@@ -63,8 +63,6 @@ export function rawSend(res: ServerResponse, status: number, text: string, extra
 export function rawFailure(req: IncomingMessage, res: ServerResponse, error: unknown, filter: ErrorFilter): boolean {
   const appReq = { method: req.method, url: req.url, headers: req.headers, id: randomUUID() } as unknown as AppRequest;
   const { status, body } = filter.toBody(error, appReq);
-  const retryAfter = body.error.details?.retryAfter;
-  const extra =
-    (status === 429 || status === 503) && typeof retryAfter === 'number' ? ['retry-after', String(retryAfter)] : [];
-  return rawSend(res, status, JSON.stringify(body), extra);
+  const retry = retryAfter(status, body);
+  return rawSend(res, status, JSON.stringify(body), retry === null ? [] : ['retry-after', retry]);
 }
