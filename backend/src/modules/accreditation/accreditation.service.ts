@@ -593,6 +593,17 @@ export class AccreditationService {
         const [q, p] = walk.clone().andWhere(`${order} IN (:...walkIds)`, { walkIds: ids }).getQueryAndParameters();
         return (await this.ds.query(indexed(q), p)).map((r: { id: unknown }) => Number(r.id));
       },
+      // MariaDB: a long walk read in two halves at once, each on a connection of the pool (the
+      // action's lowest and highest id: two ends of IDX_accreditation_list)
+      span: mariadb
+        ? async () => {
+            const [row] = await this.ds.query(
+              'SELECT MIN(a.id) AS low, MAX(a.id) AS high FROM accreditation a WHERE a.subjectId = ? AND a.actionId = ?',
+              [currentSubjectId(), actionId],
+            );
+            return row?.low == null ? null : { low: Number(row.low), high: Number(row.high) };
+          }
+        : undefined,
     };
     const found = await this.walkMarks.page(
       `${sql}\u0000${JSON.stringify(params)}`,

@@ -7,6 +7,7 @@ import {
   MEND_CHANGES,
   MEND_SPAN_MAX,
   MEND_SPANS,
+  SPLIT_MIN,
   WalkMarks,
   type WalkReader,
   type WalkToken,
@@ -113,6 +114,122 @@ describe('marks of a walk (walk-marks.ts, issue 16)', () => {
     expect(await alone(none, 0)).toEqual({ ids: [], total: 0, atLeast: 0 });
     expect([small.skipped, none.skipped]).toEqual([[25], [0]]);
   });
+
+  it.each([
+    ['evenly', false],
+    ['sparsely at the top', true],
+  ])(
+    'reads a long walk in two halves at once where reads can run side by side (matches spread %s)',
+    async (_, skewed) => {
+      // people 1..top, all matching but a stretch of none; skewed, the newest 3 * MARK_EVERY match
+      // one in three, so that the ids per match above the first marks put the halfway point too deep
+      // (the upper half reaches the page first; the lower's marks are left, read for nothing)
+      let top = 40 * MARK_EVERY;
+      const matching = new Set<number>();
+      for (let id = 1; id <= top; id++)
+        if ((skewed && id > top - 3 * MARK_EVERY ? id % 3 === 0 : true) && !(id > 5000 && id <= 9000)) matching.add(id);
+      // the matches newest first (sorted again after a change), from the first at or below `from`
+      let sorted: number[] | null = null;
+      const desc = (from: number | undefined) => {
+        sorted ??= [...matching].sort((a, b) => b - a);
+        const all = sorted;
+        let [lo, hi] = [0, all.length];
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (all[mid] > (from ?? top)) lo = mid + 1;
+          else hi = mid;
+        }
+        return {
+          length: all.length - lo,
+          slice: (a: number, b: number) => all.slice(lo + a, lo + Math.min(b, all.length - lo)),
+        };
+      };
+      let walked = 0;
+      let inFlight = 0;
+      let most = 0;
+      // each read resolves a turn later, so that reads issued together are in flight together
+      const read = async <T>(f: () => T): Promise<T> => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setImmediate(r));
+        inFlight--;
+        return f();
+      };
+      const feed: number[] = [];
+      const sequential: WalkReader = {
+        ids: (from, skip, take) =>
+          read(() => {
+            walked += skip + take;
+            return desc(from).slice(skip, skip + take);
+          }),
+        countFrom: (from, upTo = Number.POSITIVE_INFINITY) =>
+          read(() => {
+            const n = Math.min(desc(from).length, upTo);
+            walked += n;
+            return n;
+          }),
+        countAbove: (from, above, upTo) =>
+          read(() => {
+            const first = desc(from).slice(0, upTo);
+            walked += first.length;
+            return first.filter((id) => id > above).length;
+          }),
+        matching: (ids) => read(() => ids.filter((id) => matching.has(id))),
+      };
+      const split: WalkReader = { ...sequential, span: async () => ({ low: 1, high: top }) };
+      const truth = (offset: number) => desc(undefined).slice(offset, offset + 10);
+      const walkOnce = async (reader: WalkReader, offsets: number[], exact: boolean) => {
+        const marks = new WalkMarks();
+        const token = feedToken(feed);
+        [walked, most] = [0, 0];
+        for (const offset of offsets) {
+          const page = await marks.page('k', token, reader, offset, 10, exact);
+          expect(page?.ids).toEqual(truth(offset));
+          if (exact) expect(page?.total).toBe(matching.size);
+        }
+        return { marks, token, walked, most };
+      };
+      // deep pages one after another, each further than SPLIT_MIN below the one before, and the
+      // exact count: the same pages, in two reads at once, reading at most a few steps more
+      const deep = [2 * SPLIT_MIN + 17, 4 * SPLIT_MIN + 3, 6 * SPLIT_MIN + 900, matching.size - 4];
+      for (const [offsets, exact] of [
+        [deep, false],
+        [[SPLIT_MIN + 5, ...deep], true],
+      ] as const) {
+        const one = await walkOnce(sequential, [...offsets], exact);
+        const two = await walkOnce(split, [...offsets], exact);
+        expect(one.most).toBe(1);
+        expect(two.most).toBe(2);
+        // evenly at most three steps more a split
+        // (the upper's step across the halfway point and its count there, the lower's step past its
+        // share), skewed at most the lower's share of the first split more
+        expect(two.walked).toBeLessThan(one.walked + offsets.length * 3 * MARK_EVERY + (skewed ? SPLIT_MIN * 2 : 0));
+        // marks as dense as one walk's: a page anywhere read from a mark less than MARK_EVERY above it
+        for (let k = 0; k < 40; k++) {
+          const offset = (k * 7919 * 13) % matching.size;
+          walked = 0;
+          expect((await two.marks.page('k', two.token, split, offset, 10, false))?.ids).toEqual(truth(offset));
+          expect(walked).toBeLessThanOrEqual(MARK_EVERY + 10);
+        }
+        // and mended after changes as one walk's are: a new person, a person leaving, one coming in
+        const changes = [++top, 20 * MARK_EVERY, 7000];
+        matching.add(changes[0]);
+        matching.delete(changes[1]);
+        matching.add(changes[2]);
+        sorted = null;
+        feed.push(...changes);
+        for (const offset of [0, 15 * MARK_EVERY, matching.size - 3]) {
+          walked = 0;
+          const page = await two.marks.page('k', two.token, split, offset, 10, exact);
+          expect(page?.ids).toEqual(truth(offset));
+          if (exact) expect(page?.total).toBe(matching.size);
+          expect(walked).toBeLessThan(3 * MEND_SPAN_MAX);
+        }
+      }
+      // a walk shorter than SPLIT_MIN from its mark is one read at a time
+      const short = await walkOnce(split, [SPLIT_MIN - 1], false);
+      expect(short.most).toBe(1);
+    },
+  );
 
   it('walks again when the token moves, keeps nothing when it moved during the walk, and none unsettled', async () => {
     const marks = new WalkMarks();

@@ -18,8 +18,17 @@ export const MARKS_PER_WALK = 4096;
 export const MEND_CHANGES = 256;
 /** ... and their changes fall between at most this many pairs of marks, */
 export const MEND_SPANS = 8;
-/** ... each of at most this many matches (a longer one and the marks below it are dropped). */
+/**
+ * ... each of at most this many matches (a longer one and the marks below it are dropped; twice a
+ * WalkMarks' `every`, this for MARK_EVERY).
+ */
 export const MEND_SPAN_MAX = 2 * MARK_EVERY;
+/**
+ * A walk this many matches or more from its nearest mark is read in two halves at once where the
+ * reader can run reads side by side (`WalkReader.span`: MariaDB's pool; four times a WalkMarks'
+ * `every`, this for MARK_EVERY).
+ */
+export const SPLIT_MIN = 4 * MARK_EVERY;
 
 /** How a walk is read, newest first. */
 export interface WalkReader {
@@ -31,6 +40,12 @@ export interface WalkReader {
   countAbove(from: number | undefined, above: number, upTo: number): Promise<number>;
   /** which of these ids are in the walk (each looked up, not walked to) */
   matching(ids: number[]): Promise<number[]>;
+  /**
+   * The lowest and highest id the walk can hold (null: none), where reads can run side by side
+   * (MariaDB: each on a connection of the pool), so that a long walk is read in two halves at
+   * once; absent, a walk is one read at a time (SQLite's one connection).
+   */
+  span?(): Promise<{ low: number; high: number } | null>;
 }
 
 /** What a walk read, as a token that moves with any change to it. */
@@ -124,6 +139,17 @@ function mark(walk: Walk, depth: number, id: number): boolean {
  */
 export class WalkMarks {
   private readonly walks = new Map<string, Walk>();
+  /** the count up to a number's marks, at most `every` apart */
+  private readonly countEvery: number;
+
+  /**
+   * `every`: the exact count's marks (MARK_EVERY; smaller in a spec, so that a walk of a few
+   * thousand rows has the shape of one of a million), spans mended up to twice it, a walk split
+   * from four times it.
+   */
+  constructor(readonly every = MARK_EVERY) {
+    this.countEvery = Math.min(COUNT_MARK_EVERY, every);
+  }
 
   /**
    * A page (`take` ids `offset` deep) of the walk under `key`; with `exact` its count, and with
@@ -158,14 +184,14 @@ export class WalkMarks {
     let ids: number[] = [];
     // a deep page and the exact count: the walk to the end first (marks every MARK_EVERY from the
     // newest), then the page from the nearest mark, not the page's walk and then the walk on
-    if (walk.total === undefined && exact && offset >= MARK_EVERY) {
-      await this.walkTo(walk, reader, Number.POSITIVE_INFINITY, MARK_EVERY);
+    if (walk.total === undefined && exact && offset >= this.every) {
+      await this.walkTo(walk, reader, Number.POSITIVE_INFINITY, this.every);
       grown = true;
     }
     // a page further than MARK_EVERY below the nearest mark: walked to in steps that leave marks
     // (the same matches read as by one skip), so that a change is mended by a short count there too
-    if (take > 0 && walk.total === undefined && offset - nearest(walk, offset).depth > MARK_EVERY) {
-      await this.walkTo(walk, reader, offset, MARK_EVERY);
+    if (take > 0 && walk.total === undefined && offset - nearest(walk, offset).depth > this.every) {
+      await this.walkTo(walk, reader, offset, this.every);
       grown = true;
     }
     if (take > 0 && (walk.total === undefined || offset < walk.total)) {
@@ -184,7 +210,7 @@ export class WalkMarks {
         walk,
         reader,
         exact ? Number.POSITIVE_INFINITY : countTo - 1,
-        exact ? MARK_EVERY : COUNT_MARK_EVERY,
+        exact ? this.every : this.countEvery,
       );
       grown = true;
     }
@@ -249,7 +275,7 @@ export class WalkMarks {
         if (mended.total !== undefined) mended.total += now;
         continue;
       }
-      if (had > MEND_SPAN_MAX || ++counted > MEND_SPANS) {
+      if (had > 2 * this.every || ++counted > MEND_SPANS) {
         mended.depths.length = j;
         mended.ids.length = j;
         mended.total = undefined;
@@ -274,13 +300,21 @@ export class WalkMarks {
    */
   private async walkTo(walk: Walk, reader: WalkReader, depth: number, every: number): Promise<void> {
     let at: { depth: number; id: number | undefined } = { depth: 0, id: undefined };
+    let span: { low: number; high: number } | null | undefined;
     for (;;) {
+      // the end became known (a half read to it)
+      if (walk.total !== undefined) return;
       const step = Math.min(every, depth - at.depth);
       if (step <= 0 && at.id !== undefined) return;
       const jump = nearest(walk, at.depth + step);
       if (jump.id !== undefined && (jump.depth > at.depth || at.id === undefined)) {
         at = jump;
         continue;
+      }
+      if (reader.span && span !== null && at.id !== undefined && depth - at.depth >= 4 * this.every) {
+        span ??= await reader.span();
+        if (span && (await this.split(walk, reader, { depth: at.depth, id: at.id }, depth, every, span))) continue;
+        span = null; // not split (too short, or no progress): one read at a time from here
       }
       const [next] = await reader.ids(at.id, step, 1);
       if (next === undefined) {
@@ -291,6 +325,77 @@ export class WalkMarks {
       at = { depth: at.depth + step, id: next };
       mark(walk, at.depth, next);
     }
+  }
+
+  /**
+   * Walks on from the mark `at` towards the match `depth` deep (or the end) in two halves at once:
+   * the upper from `at` down to an id `b` estimated to lie halfway (by the ids per match above
+   * `at`, or halfway to the lowest id for the end), marked every `every` and counted exactly to
+   * `b` at its last step; the lower from `b`, marked by depth below `b`, made absolute once the
+   * upper knows how many match above `b`. Both read what one walk would, plus at most one step
+   * each: the upper's last (to count the matches above `b`) and the lower's beyond its share when
+   * the estimate was off. Where the upper reaches `depth` before `b` the lower's marks are left
+   * (they have no depth). Whether a mark was added (or the end found).
+   */
+  private async split(
+    walk: Walk,
+    reader: WalkReader,
+    at: { depth: number; id: number },
+    depth: number,
+    every: number,
+    span: { low: number; high: number },
+  ): Promise<boolean> {
+    const remaining = depth - at.depth;
+    const halfway = Math.floor((at.id + span.low) / 2);
+    let b = halfway;
+    if (Number.isFinite(remaining)) {
+      if (at.depth < every) return false; // too few matches above to tell how dense they are
+      const perMatch = Math.max(1, (span.high - at.id) / at.depth);
+      b = Math.max(Math.floor(at.id - (remaining / 2) * perMatch), halfway);
+    }
+    // fewer ids than two steps between: not worth two reads at once
+    if (at.id - b < 2 * every) return false;
+    const share = Number.isFinite(remaining) ? Math.ceil(remaining / 2) + every : Number.POSITIVE_INFINITY;
+    const upper = async () => {
+      const marks: [number, number][] = [];
+      let u = at;
+      for (;;) {
+        const step = Math.min(every, depth - u.depth);
+        if (step <= 0) return { marks, above: undefined };
+        const [next] = await reader.ids(u.id, step, 1);
+        if (next === undefined || next <= b) {
+          // the matches at or below u and above b: u itself and at most step - 1 more
+          return { marks, above: u.depth + (await reader.countAbove(u.id, b, step + 1)) };
+        }
+        u = { depth: u.depth + step, id: next };
+        marks.push([u.depth, next]);
+      }
+    };
+    const lower = async () => {
+      const marks: [number, number][] = [];
+      const [first] = await reader.ids(b, 0, 1);
+      if (first === undefined) return { marks, total: 0 };
+      let l = { depth: 0, id: first };
+      marks.push([0, first]);
+      while (l.depth < share) {
+        const [next] = await reader.ids(l.id, every, 1);
+        if (next === undefined) return { marks, total: l.depth + (await reader.countFrom(l.id, every)) };
+        l = { depth: l.depth + every, id: next };
+        marks.push([l.depth, next]);
+      }
+      return { marks, total: undefined };
+    };
+    const [up, low] = await Promise.all([upper(), lower()]);
+    // (a mark refused, MARKS_PER_WALK reached, is no progress: the caller walks on one read at a time)
+    let added = false;
+    for (const [d, id] of up.marks) added = mark(walk, d, id) || added;
+    if (up.above === undefined) return added;
+    for (const [d, id] of low.marks) added = mark(walk, up.above + d, id) || added;
+    if (low.total !== undefined) {
+      walk.total = up.above + low.total;
+      added = true;
+    }
+    return added;
   }
 
   /** Forgets every walk (a spec's fresh start). */
