@@ -115,15 +115,19 @@ export class TrigramWorker implements OnApplicationBootstrap, OnApplicationShutd
       if (pending.length) {
         const ids = pending.map((r) => Number(r.accreditationId));
         const marks = ids.map(() => '?').join(', ');
-        // what the triggers of 1764108100000 wrote: each distinct trigram of the text, of the person's current row
+        // what the triggers of 1764108100000 wrote: each distinct trigram of the text, of the
+        // person's current row; in the primary key's order (action, trigram, person), so that
+        // the batch's rows of one trigram go into its leaf one after another (200 people into
+        // the 42-million-row table of a million: 70-99 ms against 80-118 in the people's order,
+        // six pairs by hand, 2026-12-07)
         await myText(
           conn,
-          `INSERT IGNORE INTO accreditation_trigram (actionId, accreditationId, trigram) SELECT a.actionId, a.id, SUBSTRING(a.search, p.n, 3) FROM accreditation a JOIN trigram_position p ON p.n <= CHAR_LENGTH(a.search) - 2 WHERE a.id IN (${marks})`,
+          `INSERT IGNORE INTO accreditation_trigram (actionId, accreditationId, trigram) SELECT a.actionId, a.id, SUBSTRING(a.search, p.n, 3) FROM accreditation a JOIN trigram_position p ON p.n <= CHAR_LENGTH(a.search) - 2 WHERE a.id IN (${marks}) ORDER BY 1, 3, 2`,
           ids,
         );
         await myText(
           conn,
-          `INSERT IGNORE INTO accreditation_value_trigram (actionId, fieldId, accreditationId, trigram) SELECT v.actionId, v.fieldId, v.accreditationId, SUBSTRING(v.value, p.n, 3) FROM accreditation_value v JOIN trigram_position p ON p.n <= CHAR_LENGTH(v.value) - 2 WHERE v.accreditationId IN (${marks})`,
+          `INSERT IGNORE INTO accreditation_value_trigram (actionId, fieldId, accreditationId, trigram) SELECT v.actionId, v.fieldId, v.accreditationId, SUBSTRING(v.value, p.n, 3) FROM accreditation_value v JOIN trigram_position p ON p.n <= CHAR_LENGTH(v.value) - 2 WHERE v.accreditationId IN (${marks}) ORDER BY 1, 2, 4, 3`,
           ids,
         );
         await myText(
