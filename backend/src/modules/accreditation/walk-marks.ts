@@ -18,17 +18,17 @@ export const MARKS_PER_WALK = 4096;
 export const MEND_CHANGES = 256;
 /** ... and their changes fall between at most this many pairs of marks, */
 export const MEND_SPANS = 8;
+/** ... each of at most this many times a WalkMarks' `every` (a longer one and the marks below it are dropped), */
+const MEND_SPAN_STEPS = 2;
+/** ... this many matches for MARK_EVERY. */
+export const MEND_SPAN_MAX = MEND_SPAN_STEPS * MARK_EVERY;
 /**
- * ... each of at most this many matches (a longer one and the marks below it are dropped; twice a
- * WalkMarks' `every`, this for MARK_EVERY).
+ * A walk this many times `every` or more from its nearest mark is read in two halves at once where
+ * the reader can run reads side by side (`WalkReader.span`: MariaDB's pool);
  */
-export const MEND_SPAN_MAX = 2 * MARK_EVERY;
-/**
- * A walk this many matches or more from its nearest mark is read in two halves at once where the
- * reader can run reads side by side (`WalkReader.span`: MariaDB's pool; four times a WalkMarks'
- * `every`, this for MARK_EVERY).
- */
-export const SPLIT_MIN = 4 * MARK_EVERY;
+const SPLIT_STEPS = 4;
+/** ... this many matches for MARK_EVERY. */
+export const SPLIT_MIN = SPLIT_STEPS * MARK_EVERY;
 
 /** How a walk is read, newest first. */
 export interface WalkReader {
@@ -142,13 +142,19 @@ export class WalkMarks {
   /** the count up to a number's marks, at most `every` apart */
   private readonly countEvery: number;
 
+  /** the longest span between two marks that is mended (MEND_SPAN_STEPS × every) */
+  private readonly mendSpanMax: number;
+  /** a walk this far from its nearest mark is split (SPLIT_STEPS × every) */
+  private readonly splitMin: number;
+
   /**
    * `every`: the exact count's marks (MARK_EVERY; smaller in a spec, so that a walk of a few
-   * thousand rows has the shape of one of a million), spans mended up to twice it, a walk split
-   * from four times it.
+   * thousand rows has the shape of one of a million); the other distances follow from it.
    */
   constructor(readonly every = MARK_EVERY) {
     this.countEvery = Math.min(COUNT_MARK_EVERY, every);
+    this.mendSpanMax = MEND_SPAN_STEPS * every;
+    this.splitMin = SPLIT_STEPS * every;
   }
 
   /**
@@ -275,7 +281,7 @@ export class WalkMarks {
         if (mended.total !== undefined) mended.total += now;
         continue;
       }
-      if (had > 2 * this.every || ++counted > MEND_SPANS) {
+      if (had > this.mendSpanMax || ++counted > MEND_SPANS) {
         mended.depths.length = j;
         mended.ids.length = j;
         mended.total = undefined;
@@ -311,7 +317,7 @@ export class WalkMarks {
         at = jump;
         continue;
       }
-      if (reader.span && span !== null && at.id !== undefined && depth - at.depth >= 4 * this.every) {
+      if (reader.span && span !== null && at.id !== undefined && depth - at.depth >= this.splitMin) {
         span ??= await reader.span();
         if (span && (await this.split(walk, reader, { depth: at.depth, id: at.id }, depth, every, span))) continue;
         span = null; // not split (too short, or no progress): one read at a time from here
@@ -356,34 +362,37 @@ export class WalkMarks {
     // fewer ids than two steps between: not worth two reads at once
     if (at.id - b < 2 * every) return false;
     const share = Number.isFinite(remaining) ? Math.ceil(remaining / 2) + every : Number.POSITIVE_INFINITY;
-    const upper = async () => {
+    // steps of `every` from the match `from` (at its depth in this half) to `to` deep, marked;
+    // ended early by a step's match at or below `floor`, or by the walk's end (`last`: the step
+    // that was not taken and its length)
+    const steps = async (from: { depth: number; id: number }, to: number, floor: number) => {
       const marks: [number, number][] = [];
-      let u = at;
+      let u = from;
       for (;;) {
-        const step = Math.min(every, depth - u.depth);
-        if (step <= 0) return { marks, above: undefined };
+        const step = Math.min(every, to - u.depth);
+        if (step <= 0) return { marks, last: undefined };
         const [next] = await reader.ids(u.id, step, 1);
-        if (next === undefined || next <= b) {
-          // the matches at or below u and above b: u itself and at most step - 1 more
-          return { marks, above: u.depth + (await reader.countAbove(u.id, b, step + 1)) };
-        }
+        if (next === undefined || next <= floor) return { marks, last: { at: u, step } };
         u = { depth: u.depth + step, id: next };
         marks.push([u.depth, next]);
       }
     };
+    const upper = async () => {
+      const { marks, last } = await steps(at, depth, b);
+      // the matches at or below the last mark and above b: the mark itself and fewer than a step more
+      return {
+        marks,
+        above: last && last.at.depth + (await reader.countAbove(last.at.id, b, last.step + 1)),
+      };
+    };
     const lower = async () => {
-      const marks: [number, number][] = [];
       const [first] = await reader.ids(b, 0, 1);
-      if (first === undefined) return { marks, total: 0 };
-      let l = { depth: 0, id: first };
-      marks.push([0, first]);
-      while (l.depth < share) {
-        const [next] = await reader.ids(l.id, every, 1);
-        if (next === undefined) return { marks, total: l.depth + (await reader.countFrom(l.id, every)) };
-        l = { depth: l.depth + every, id: next };
-        marks.push([l.depth, next]);
-      }
-      return { marks, total: undefined };
+      if (first === undefined) return { marks: [], total: 0 };
+      const { marks, last } = await steps({ depth: 0, id: first }, share, Number.NEGATIVE_INFINITY);
+      return {
+        marks: [[0, first], ...marks] as [number, number][],
+        total: last && last.at.depth + (await reader.countFrom(last.at.id, last.step)),
+      };
     };
     const [up, low] = await Promise.all([upper(), lower()]);
     // (a mark refused, MARKS_PER_WALK reached, is no progress: the caller walks on one read at a time)
