@@ -97,14 +97,12 @@ export function rowsByKeys<K, R>(
   keyOf: (row: R) => K,
   options: ReadBatchOptions,
 ): ReadBatch<K, R[]> {
-  const texts = new Map<number, string>();
+  const statement = paddedStatements(
+    (size) => sqlOf(Array.from({ length: size }, () => '?').join(', ')),
+    options.maxKeys,
+  );
   return new ReadBatch(async (keys) => {
-    const size = paddedSize(keys.length, options.maxKeys);
-    let sql = texts.get(size);
-    if (!sql) {
-      sql = sqlOf(Array.from({ length: size }, () => '?').join(', '));
-      texts.set(size, sql);
-    }
+    const { size, sql } = statement(keys.length);
     const params = Array.from({ length: size }, (_, i) => keys[Math.min(i, keys.length - 1)]);
     const found = new Map<K, R[]>();
     for (const row of await run(sql, params)) {
@@ -115,6 +113,26 @@ export function rowsByKeys<K, R>(
     }
     return found;
   }, options);
+}
+
+/**
+ * The statement for `n` keys (at most `max`): the text for its padded size (paddedSize), made by
+ * `sqlOf(size)` once per size and kept.
+ */
+export function paddedStatements(
+  sqlOf: (size: number) => string,
+  max: number,
+): (n: number) => { size: number; sql: string } {
+  const texts = new Map<number, string>();
+  return (n) => {
+    const size = paddedSize(n, max);
+    let sql = texts.get(size);
+    if (sql === undefined) {
+      sql = sqlOf(size);
+      texts.set(size, sql);
+    }
+    return { size, sql };
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { type PreparedReader, preparedReader } from '../../database/prepared.js';
-import { paddedSize, ReadBatch } from '../../database/read-batch.js';
+import { paddedStatements, ReadBatch } from '../../database/read-batch.js';
 import { isSqlite } from '../device/sql.js';
 
 /** Reads asked together in one statement at most, and such statements on the server at once (MariaDB). */
@@ -24,7 +24,12 @@ const ONE = 'SELECT id FROM accreditation WHERE actionId = ? AND email = ? AND s
 export class EmailTaken {
   private readonly reader: PreparedReader;
   private readonly batch: ReadBatch<string, number> | null;
-  private readonly texts = new Map<number, string>();
+  /** the statement for n asks: a derived table of the asked (padded), joined on the unique index */
+  private readonly statement = paddedStatements((size) => {
+    const row = 'SELECT CAST(? AS SIGNED), CAST(? AS SIGNED), CAST(? AS SIGNED), ?';
+    const rows = Array.from({ length: size - 1 }, () => ` UNION ALL ${row}`).join('');
+    return `SELECT CAST(k.i AS CHAR), a.id FROM (SELECT CAST(? AS SIGNED) AS i, CAST(? AS SIGNED) AS actionId, CAST(? AS SIGNED) AS subjectId, ? AS email${rows}) k JOIN accreditation a ON a.actionId = k.actionId AND a.email = k.email AND a.subjectId = k.subjectId`;
+  }, BATCH_KEYS);
 
   constructor(ds: DataSource) {
     this.reader = preparedReader(ds);
@@ -43,14 +48,7 @@ export class EmailTaken {
   }
 
   private async readMany(keys: string[]): Promise<Map<string, number>> {
-    const size = paddedSize(keys.length, BATCH_KEYS);
-    let sql = this.texts.get(size);
-    if (!sql) {
-      const row = 'SELECT CAST(? AS SIGNED), CAST(? AS SIGNED), CAST(? AS SIGNED), ?';
-      const rows = Array.from({ length: size - 1 }, () => ` UNION ALL ${row}`).join('');
-      sql = `SELECT CAST(k.i AS CHAR), a.id FROM (SELECT CAST(? AS SIGNED) AS i, CAST(? AS SIGNED) AS actionId, CAST(? AS SIGNED) AS subjectId, ? AS email${rows}) k JOIN accreditation a ON a.actionId = k.actionId AND a.email = k.email AND a.subjectId = k.subjectId`;
-      this.texts.set(size, sql);
-    }
+    const { size, sql } = this.statement(keys.length);
     const asked = keys.map((key) => JSON.parse(key) as [number, number, string]);
     // padded with the last key again, under its own place (the place comes back as text: mysql2
     // reads a BIGINT through a `Long` this build lacks)
