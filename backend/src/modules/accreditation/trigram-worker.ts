@@ -11,6 +11,33 @@ const BATCH = 200;
 const BACKOFF_MAX_MS = 60_000;
 
 /**
+ * The batch's trigram rows (`marks`: a placeholder per person): what the triggers of 1764108100000
+ * wrote, each distinct trigram of the text and of each user-field value, of the person's current
+ * row.
+ * - In the primary key's order (action, trigram, person), so that the batch's rows of one trigram
+ *   go into its leaf one after another (200 people into the 42-million-row table of a million:
+ *   70-99 ms against 80-118 in the people's order, six pairs by hand, 2026-12-07).
+ * - The batch's people by their primary key, then their positions (`STRAIGHT_JOIN`: a range of
+ *   `trigram_position` per row). Left to itself, MariaDB joined the values of a small event the
+ *   other way round: every position against every value of the table through a join buffer,
+ *   CHAR_LENGTH computed for each pair, 20 ms a batch of 200 against 3 ms (ANALYZE at 4,000
+ *   values; from about 12,000 on it chose the range itself), about a tenth of MariaDB's CPU in the
+ *   first seconds of a registration rush (perf, bench/online-registration.mjs).
+ */
+export const TRIGRAM_WRITES: readonly { insert: string; select: (marks: string) => string }[] = [
+  {
+    insert: 'INSERT IGNORE INTO accreditation_trigram (actionId, accreditationId, trigram)',
+    select: (marks) =>
+      `SELECT a.actionId, a.id, SUBSTRING(a.search, p.n, 3) FROM accreditation a FORCE INDEX (PRIMARY) STRAIGHT_JOIN trigram_position p ON p.n <= CHAR_LENGTH(a.search) - 2 WHERE a.id IN (${marks}) ORDER BY 1, 3, 2`,
+  },
+  {
+    insert: 'INSERT IGNORE INTO accreditation_value_trigram (actionId, fieldId, accreditationId, trigram)',
+    select: (marks) =>
+      `SELECT v.actionId, v.fieldId, v.accreditationId, SUBSTRING(v.value, p.n, 3) FROM accreditation_value v FORCE INDEX (PRIMARY) STRAIGHT_JOIN trigram_position p ON p.n <= CHAR_LENGTH(v.value) - 2 WHERE v.accreditationId IN (${marks}) ORDER BY 1, 2, 4, 3`,
+  },
+];
+
+/**
  * MariaDB: writes the trigram rows (migration 1764108100000) of the people inserted since, listed in
  * `trigram_pending` by the insert triggers (migration 1764300000001), outside the transactions that
  * inserted them (issue 16: ~40 rows per person made each registration and import row several times
@@ -115,21 +142,7 @@ export class TrigramWorker implements OnApplicationBootstrap, OnApplicationShutd
       if (pending.length) {
         const ids = pending.map((r) => Number(r.accreditationId));
         const marks = ids.map(() => '?').join(', ');
-        // what the triggers of 1764108100000 wrote: each distinct trigram of the text, of the
-        // person's current row; in the primary key's order (action, trigram, person), so that
-        // the batch's rows of one trigram go into its leaf one after another (200 people into
-        // the 42-million-row table of a million: 70-99 ms against 80-118 in the people's order,
-        // six pairs by hand, 2026-12-07)
-        await myText(
-          conn,
-          `INSERT IGNORE INTO accreditation_trigram (actionId, accreditationId, trigram) SELECT a.actionId, a.id, SUBSTRING(a.search, p.n, 3) FROM accreditation a JOIN trigram_position p ON p.n <= CHAR_LENGTH(a.search) - 2 WHERE a.id IN (${marks}) ORDER BY 1, 3, 2`,
-          ids,
-        );
-        await myText(
-          conn,
-          `INSERT IGNORE INTO accreditation_value_trigram (actionId, fieldId, accreditationId, trigram) SELECT v.actionId, v.fieldId, v.accreditationId, SUBSTRING(v.value, p.n, 3) FROM accreditation_value v JOIN trigram_position p ON p.n <= CHAR_LENGTH(v.value) - 2 WHERE v.accreditationId IN (${marks}) ORDER BY 1, 2, 4, 3`,
-          ids,
-        );
+        for (const { insert, select } of TRIGRAM_WRITES) await myText(conn, `${insert} ${select(marks)}`, ids);
         await myText(
           conn,
           `DELETE FROM trigram_pending WHERE (actionId, accreditationId) IN (${pending.map(() => '(?, ?)').join(', ')})`,
