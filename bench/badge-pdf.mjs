@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { root, startBench } from './lib.mjs';
+import { chromiumPath, requireTools, root, startBench } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +25,7 @@ const { values } = parseArgs({
   },
 });
 const BADGES = Number(values.badges);
+requireTools({ [chromiumPath()]: 'chromium', pdfinfo: 'poppler-utils' });
 
 /**
  * 50 distinct 300×400 JPEG "photos" (a gradient, a radial spot and a number, drawn and encoded by
@@ -33,7 +34,7 @@ const BADGES = Number(values.badges);
 async function photos() {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--headless'],
   });
   const page = await browser.newPage({ viewport: { width: 300, height: 400 } });
@@ -85,7 +86,7 @@ function chromiumMb() {
 async function baseline(count) {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--headless', '--disable-dev-shm-usage'],
   });
   try {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { root, startBench } from './lib.mjs';
+import { chromiumPath, requireTools, root, startBench } from './lib.mjs';
 
 const TARGET_KB = 300;
 const webDist = path.join(root, 'web/dist');
@@ -15,6 +15,7 @@ if (!fs.existsSync(path.join(webDist, 'index.html'))) {
   process.exit(1);
 }
 
+requireTools({ [chromiumPath()]: 'chromium' });
 const bench = await startBench('sqlite', { webDist });
 const origin = bench.base.replace(/\/api\/admin\/v1$/, '');
 const action = (await bench.call('POST', '/action', { name: { cs: 'Bench' } })).data;
@@ -22,7 +23,7 @@ const channel = (await bench.call('POST', '/web-channel', { name: 'Bench', actio
 
 const { chromium } = await import('playwright-core');
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  executablePath: chromiumPath(),
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
 });
 

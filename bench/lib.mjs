@@ -35,6 +35,25 @@ export function databaseCpuMs() {
   }
 }
 
+/** Chromium as the benches launch it: CHROMIUM_PATH, or Debian's /usr/bin/chromium. */
+export const chromiumPath = () => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/**
+ * Stops a bench before any seeding when a program it needs is missing, with what installs it
+ * (.ci/run and .ci/hardware.sh install them for the tests): `tools` maps a program (a name on the
+ * PATH or an absolute path) to its Debian package.
+ */
+export function requireTools(tools) {
+  const found = (name) =>
+    name.includes('/')
+      ? fs.existsSync(name)
+      : (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, name)));
+  const missing = Object.entries(tools).filter(([name]) => !found(name));
+  if (!missing.length) return;
+  for (const [name, pkg] of missing) console.error(`${name} is missing: apt-get install -y ${pkg}`);
+  process.exit(1);
+}
+
 export async function startBench(db, { webDist, env = {} } = {}) {
   // BENCH_BACKEND_DIST: another build of the backend (e.g. one of your own beside a shared tree's)
   const dist = path.resolve(process.env.BENCH_BACKEND_DIST ?? `${root}/backend/dist`);
