@@ -21,8 +21,8 @@ const BACKOFF_MAX_MS = 60_000;
  *   `trigram_position` per row). Left to itself, MariaDB joined the values of a small event the
  *   other way round: every position against every value of the table through a join buffer,
  *   CHAR_LENGTH computed for each pair, 20 ms a batch of 200 against 3 ms (ANALYZE at 4,000
- *   values; from about 12,000 on it chose the range itself), about a tenth of MariaDB's CPU in the
- *   first seconds of a registration rush (perf, bench/online-registration.mjs).
+ *   values; from about 12,000 on it chose the range itself), ~8 % of MariaDB's CPU in the first
+ *   seconds of a registration rush (perf, bench/online-registration.mjs).
  */
 export const TRIGRAM_WRITES: readonly { insert: string; select: (marks: string) => string }[] = [
   {
