@@ -81,7 +81,7 @@ for (const group of [projects.filter((p) => p !== 'web'), ['web']]) {
 console.log('• build');
 await must(process.execPath, [path.join(root, 'scripts/build.mjs')]);
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 if (!fs.existsSync(chromium)) {
   console.error(
     `\nChromium is missing at ${chromium}: the browser journeys need it. Install it with\n  apt-get install -y chromium\n(or set CHROMIUM_PATH).`,

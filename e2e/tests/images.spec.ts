@@ -42,7 +42,7 @@ const SCAN_CODE = 'PHOTOSCAN0001';
 // Chromium's fake camera (for the camera journeys; harmless for the others), fed with a QR code.
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: [
       '--no-sandbox',
       '--disable-gpu',
