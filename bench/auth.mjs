@@ -18,53 +18,23 @@
 // Fastify without their raw path in front of it, common/raw-front.ts). MariaDB at TEST_MARIADB_URL (default mysql://root@127.0.0.1:3306).
 import fs from 'node:fs';
 import { fork } from 'node:child_process';
-import http from 'node:http';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 /**
- * The client: `total` GETs, `concurrency` in flight, one keep-alive agent; with `paths`, the calls
- * go to them in turn (the check: a different person each time, as at a desk).
+ * The client (bench/lib.mjs keepAliveLoad): `total` GETs, `concurrency` in flight; with `paths`,
+ * the calls go to them in turn (the check: a different person each time, as at a desk).
  */
 async function load({ url, total, concurrency, headers, paths }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const target = new URL(url);
-  const latencies = [];
-  let next = 0;
-  let failed = 0;
-  const one = (k) =>
-    new Promise((resolve) => {
-      const t0 = performance.now();
-      const path = paths ? paths[k % paths.length] : target.pathname;
-      const req = http.request(
-        { agent, host: target.hostname, port: target.port, path, method: 'GET', headers },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            latencies.push(performance.now() - t0);
-            if (res.statusCode !== 200) failed++;
-            resolve();
-          });
-        },
-      );
-      req.on('error', () => {
-        failed++;
-        resolve();
-      });
-      req.end();
-    });
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) await one(next++);
-    }),
-  );
-  const seconds = (performance.now() - start) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
-  return { perSecond: Math.round(total / seconds), p50: q(0.5), p99: q(0.99), failed, seconds };
+  const { keepAliveLoad } = await import('./lib.mjs');
+  const path = new URL(url).pathname;
+  return keepAliveLoad({
+    url,
+    total,
+    concurrency,
+    request: (i) => ({ path: paths ? paths[i % paths.length] : path, headers }),
+  });
 }
 
 if (process.argv[2] === '--client') {

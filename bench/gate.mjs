@@ -23,59 +23,23 @@
 //   node bench/gate.mjs --race [--db sqlite|mariadb]
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 
-/** The client: `total` requests, `concurrency` in flight, one keep-alive agent. */
+/** The client (bench/lib.mjs keepAliveLoad): `requests(i)` a scan's token and body, else GETs of `url`. */
 async function load({ url, total, concurrency, requests, collect }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const target = new URL(url);
-  const latencies = [];
-  let next = 0;
-  let failed = 0;
-  const one = (i) =>
-    new Promise((resolve) => {
-      const r = requests ? requests(i) : null;
-      const t0 = performance.now();
-      const req = http.request(
-        {
-          agent,
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: r ? 'POST' : 'GET',
-          headers: r ? { 'content-type': 'application/json', authorization: r.token } : {},
-        },
-        (res) => {
-          const chunks = [];
-          if (collect) res.on('data', (c) => chunks.push(c));
-          else res.resume();
-          res.on('end', () => {
-            latencies.push(performance.now() - t0);
-            if (res.statusCode !== 200) failed++;
-            if (collect) collect(i, res.statusCode, Buffer.concat(chunks).toString());
-            resolve();
-          });
-        },
-      );
-      req.on('error', () => {
-        failed++;
-        resolve();
-      });
-      req.end(r ? r.body : undefined);
-    });
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) await one(next++);
-    }),
-  );
-  const seconds = (performance.now() - start) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
-  return { perSecond: Math.round(total / seconds), p50: q(0.5), p99: q(0.99), failed, seconds };
+  const { keepAliveLoad } = await import('./lib.mjs');
+  const request = requests
+    ? (i) => {
+        const r = requests(i);
+        return {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: r.token },
+          body: r.body,
+        };
+      }
+    : undefined;
+  return keepAliveLoad({ url, total, concurrency, request, collect });
 }
 
 if (process.argv[2] === '--client') {

@@ -1,6 +1,7 @@
 // Shared set-up of the benchmarks: the built server on a fresh database (SQLite or MariaDB), a
 // subject with a superuser, and a signed-in API caller.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -33,6 +34,63 @@ export function databaseCpuMs() {
   } catch {
     return null;
   }
+}
+
+/**
+ * The benches' HTTP client: `total` requests to `url`'s server, `concurrency` in flight over one
+ * keep-alive agent. `request(i)` gives the i-th request's `{path, method, headers, body}` (each
+ * left out: a GET of `url`'s path without headers); `collect(i, status, text)`, when given, gets
+ * each answer's body (otherwise bodies are read and dropped). A failure is an answer other than
+ * 200 or a network error. Returns req/s, p50 and p99 latency (ms), failures and seconds.
+ */
+export async function keepAliveLoad({ url, total, concurrency, request, collect }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const target = new URL(url);
+  const latencies = [];
+  let next = 0;
+  let failed = 0;
+  const one = (i) =>
+    new Promise((resolve) => {
+      const r = request ? request(i) : {};
+      const t0 = performance.now();
+      const req = http.request(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          path: r.path ?? target.pathname,
+          method: r.method ?? 'GET',
+          headers: r.headers ?? {},
+        },
+        (res) => {
+          const chunks = [];
+          if (collect) res.on('data', (c) => chunks.push(c));
+          else res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - t0);
+            if (res.statusCode !== 200) failed++;
+            if (collect) collect(i, res.statusCode, Buffer.concat(chunks).toString());
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        failed++;
+        resolve();
+      });
+      req.end(r.body);
+    });
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await one(next++);
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
+  return { perSecond: Math.round(total / seconds), p50: q(0.5), p99: q(0.99), failed, seconds };
 }
 
 /** Chromium as the benches launch it: CHROMIUM_PATH, or Debian's /usr/bin/chromium. */
