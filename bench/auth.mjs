@@ -21,28 +21,18 @@ import { fork } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-
-/**
- * The client (bench/lib.mjs keepAliveLoad): `total` GETs, `concurrency` in flight; with `paths`,
- * the calls go to them in turn (the check: a different person each time, as at a desk).
- */
-async function load({ url, total, concurrency, headers, paths }) {
-  const { keepAliveLoad } = await import('./lib.mjs');
-  const path = new URL(url).pathname;
-  return keepAliveLoad({
-    url,
-    total,
-    concurrency,
-    request: (i) => ({ path: paths ? paths[i % paths.length] : path, headers }),
-  });
-}
+import { countStatements, databaseCpuMs, keepAliveLoad, startBench } from './lib.mjs';
 
 if (process.argv[2] === '--client') {
-  // one child serves every round: measurements arrive as messages, 'exit' ends it
+  // one child serves every round: measurements arrive as messages, 'exit' ends it; `total` GETs,
+  // `concurrency` in flight, to `paths` in turn when given (the check: a different person each
+  // time, as at a desk)
   process.on('message', async (job) => {
     if (job === 'exit') process.exit(0);
+    const { url, total, concurrency, headers, paths } = job;
     const cpu0 = process.cpuUsage();
-    const result = await load(job);
+    const request = (i) => ({ path: paths?.[i % paths.length], headers });
+    const result = await keepAliveLoad({ url, total, concurrency, request });
     const cpu = process.cpuUsage(cpu0);
     process.send({ ...result, clientCpuUs: (cpu.user + cpu.system) / job.total });
   });
@@ -62,7 +52,6 @@ if (process.argv[2] === '--client') {
   const ROUNDS = Number(values.rounds);
   const REQUESTS = Number(values.requests);
   const CONCURRENCY = Number(values.concurrency);
-  const { countStatements, databaseCpuMs, startBench } = await import('./lib.mjs');
 
   const child = fork(fileURLToPath(import.meta.url), ['--client']);
   await new Promise((r) => child.once('spawn', r));

@@ -25,36 +25,26 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { keepAliveLoad, seedGateAction, startBench } from './lib.mjs';
 
-/** The client (bench/lib.mjs keepAliveLoad): `requests(i)` a scan's token and body, else GETs of `url`. */
-async function load({ url, total, concurrency, requests, collect }) {
-  const { keepAliveLoad } = await import('./lib.mjs');
-  const request = requests
-    ? (i) => {
-        const r = requests(i);
-        return {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: r.token },
-          body: r.body,
-        };
-      }
-    : undefined;
-  return keepAliveLoad({ url, total, concurrency, request, collect });
-}
+/** A scan by the device of `token`: POST of its JSON body. */
+const scan = (token, body) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', authorization: token },
+  body: JSON.stringify(body),
+});
 
 if (process.argv[2] === '--client') {
   const { kind, url, total, concurrency, tokens, codes, race } = await new Promise((r) => process.once('message', r));
-  let requests = null;
+  let request; // none: GETs of `url` (the bare server)
   if (kind === 'scan') {
     const run = Date.now().toString(36);
-    requests = (i) => ({
-      token: tokens[i % tokens.length],
-      body: JSON.stringify({
+    request = (i) =>
+      scan(tokens[i % tokens.length], {
         code: codes[(i * 7919) % codes.length],
         direction: 'entry',
         nonce: `b${run}-${i}`,
-      }),
-    });
+      });
   }
   let collect;
   const answers = [];
@@ -62,18 +52,15 @@ if (process.argv[2] === '--client') {
     // device i % 8: the first half enters, the second half pays; every device sees every person
     const { kinds, amount } = race;
     const run = Date.now().toString(36);
-    requests = (i) => {
+    request = (i) => {
       const device = i % tokens.length;
       const pay = kinds[device] === 'pay';
-      return {
-        token: tokens[device],
-        body: JSON.stringify({
-          code: codes[Math.floor(i / tokens.length) % codes.length],
-          direction: 'entry',
-          nonce: `r${run}-${i}`,
-          ...(pay ? { amount } : {}),
-        }),
-      };
+      return scan(tokens[device], {
+        code: codes[Math.floor(i / tokens.length) % codes.length],
+        direction: 'entry',
+        nonce: `r${run}-${i}`,
+        ...(pay ? { amount } : {}),
+      });
     };
     collect = (i, status, text) => {
       let data = null;
@@ -89,7 +76,7 @@ if (process.argv[2] === '--client') {
       ]);
     };
   }
-  const result = await load({ url, total, concurrency, requests, collect });
+  const result = await keepAliveLoad({ url, total, concurrency, request, collect });
   process.send({ ...result, answers }, () => process.exit(0));
 } else {
   const { values } = parseArgs({
@@ -103,7 +90,6 @@ if (process.argv[2] === '--client') {
       profile: { type: 'string' },
     },
   });
-  const { seedGateAction, startBench } = await import('./lib.mjs');
   const ROWS = Number(values.rows);
   const SCANS = Number(values.scans);
   const CONCURRENCY = Number(values.concurrency ?? (values.race ? 1000 : 32));
@@ -235,7 +221,6 @@ async function startProfile() {
 
 /** --race: concurrent scans of the same people over 8 devices; prints whether the counts held. */
 async function race(db, { rows, scans, concurrency, inWorker }) {
-  const { seedGateAction, startBench } = await import('./lib.mjs');
   const PEOPLE = 20;
   const LIMIT = 3;
   const BALANCE = 100;
