@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { isSqlite, sqlDate } from '../modules/device/sql.js';
 import { type MysqlConnection, myExecute, myQuery, myText, mysqlConnection, mysqlPool } from './mysql-driver.js';
 import { WalSync } from './sqlite-wal-sync.js';
-import { BlockCombiner, runMysqlBatched } from './mariadb-batch.js';
+import { BlockCombiner, resetSession, runMysqlBatched, runMysqlGrouped } from './mariadb-batch.js';
 
 /**
  * The one runner of the raw write paths (the gate's scan and offline upload, a new person's create,
@@ -69,6 +69,13 @@ export interface RunOptions {
    * in one round trip where the core allows (mariadb-batch.ts): a hot path whose locks queue others
    */
   batch?: boolean | { resultReads: readonly string[] };
+  /**
+   * MariaDB: a core that reads none of its writes' results, its writes between two reads sent as
+   * one compound statement with the read after them (mariadb-batch.ts runMysqlGrouped, by text);
+   * `reset` puts the session back (run by a failing block's handler and before the connection goes
+   * back to the pool)
+   */
+  grouped?: { reset: string };
 }
 
 interface SqliteStatement {
@@ -389,7 +396,12 @@ export class CoreRunner {
               options.batch === true ? [] : options.batch.resultReads,
               this.combiner,
             )
-          : { value: await runMysql(conn, make(env), prepared), committed: false };
+          : {
+              value: await (options.grouped
+                ? runMysqlGrouped(conn, make(env), options.grouped.reset)
+                : runMysql(conn, make(env), prepared)),
+              committed: false,
+            };
         if (!committed) await myQuery(conn, 'COMMIT');
         open = false;
         return value;
@@ -400,7 +412,8 @@ export class CoreRunner {
         if (options.retry?.(message) && attempt < 3) continue;
         throw error;
       } finally {
-        conn.release();
+        if (options.grouped) await resetSession(conn, options.grouped.reset);
+        else conn.release();
       }
     }
   }
@@ -416,11 +429,12 @@ export interface HeldWrite {
 
 /**
  * Opens a READ COMMITTED transaction on a connection of the write pool and keeps it across cores
- * run one after another (texts, not prepared: 'none'), for a write that comes in parts as its
- * input is read (the import's batches on MariaDB, written while the next ones are parsed). Not
- * retried: its caller holds what to run again (the import: its spill file, by runCore).
+ * run one after another, for a write that comes in parts as its input is read (the import's batches
+ * on MariaDB, written while the next ones are parsed). The cores read none of their writes' results:
+ * run as `grouped` (RunOptions), `reset` as there. Not retried: its caller holds what to run again
+ * (the import: its spill file, by runCore).
  */
-export async function holdWrite(ds: DataSource): Promise<HeldWrite> {
+export async function holdWrite(ds: DataSource, { reset }: { reset: string }): Promise<HeldWrite> {
   const conn = await mysqlConnection(mysqlPool(ds, 'write path'));
   let open = false;
   try {
@@ -436,11 +450,11 @@ export async function holdWrite(ds: DataSource): Promise<HeldWrite> {
     try {
       await myQuery(conn, sql);
     } finally {
-      conn.release();
+      await resetSession(conn, reset);
     }
   };
   return {
-    run: (make) => runMysql(conn, make(MYSQL_ENV), 'none'),
+    run: (make) => runMysqlGrouped(conn, make(MYSQL_ENV), reset),
     commit: () => end('COMMIT'),
     rollback: () => end('ROLLBACK').catch(() => undefined),
   };

@@ -86,6 +86,7 @@ import { SearchById1764900000001 } from './migrations/1764900000001-search-by-id
 import { ChangeSearch1765000000001 } from './migrations/1765000000001-change-search.js';
 import { ChangePrinted1765000000002 } from './migrations/1765000000002-change-printed.js';
 import { ImportBookkeeping1765100000001 } from './migrations/1765100000001-import-bookkeeping.js';
+import { ImportGuardVariable1765200000001 } from './migrations/1765200000001-import-guard-variable.js';
 import { ValuePersonIndex1764900000002 } from './migrations/1764900000002-value-person-index.js';
 import {
   AccreditationExtensionEntity,
@@ -177,6 +178,7 @@ export const MIGRATIONS = [
   ChangeSearch1765000000001,
   ChangePrinted1765000000002,
   ImportBookkeeping1765100000001,
+  ImportGuardVariable1765200000001,
 ];
 
 type SqliteConnection = Parameters<typeof SqliteCheckpointer.attach>[0];

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TEST_DB, type TestApp } from '../testing/test-app.js';
-import { type Core, type CoreEnv, coreRunner, readStep, type WriteResult, writeStep } from './core-runner.js';
+import {
+  type Core,
+  type CoreEnv,
+  coreRunner,
+  holdWrite,
+  readStep,
+  type WriteResult,
+  writeStep,
+} from './core-runner.js';
 import { PREPARED_BLOCKS } from './mariadb-batch.js';
+import { onPooledConnection, sentDuring } from '../testing/pool.js';
 import { myQuery, mysqlConnection, mysqlPool } from './mysql-driver.js';
 
 /**
@@ -73,29 +82,9 @@ describe.skipIf(TEST_DB !== 'mariadb')('MariaDB batch of a core after its lock (
   });
 
   it('sends everything from START TRANSACTION to COMMIT as one statement', async () => {
-    // every statement text the pool's connections are given meanwhile (a prototype shared by all)
-    const sent: string[] = [];
-    const conn = await new Promise<Record<string, unknown>>((ok, fail) =>
-      (
-        t.ds.driver as unknown as { pool: { getConnection(cb: (e: unknown, c: unknown) => void): void } }
-      ).pool.getConnection((e, c) => (e ? fail(e) : ok(c as Record<string, unknown>))),
-    );
-    const proto = Object.getPrototypeOf(conn) as Record<string, (...args: unknown[]) => unknown>;
-    (conn as { release(): void }).release();
-    const originals = { query: proto.query, execute: proto.execute };
-    for (const name of ['query', 'execute'] as const)
-      proto[name] = function (this: unknown, ...args: unknown[]) {
-        const sql = typeof args[0] === 'string' ? args[0] : String((args[0] as { sql?: string })?.sql);
-        sent.push(sql);
-        return originals[name].apply(this, args);
-      };
-    let made: { n: number };
-    try {
-      made = await run('counted');
-    } finally {
-      Object.assign(proto, originals);
-    }
-    const ours = sent.filter((sql) => /batch_|TRANSACTION|COMMIT|ROLLBACK/.test(sql));
+    // every statement text the pool's connections are given meanwhile
+    const { value: made, sent } = await sentDuring(t.ds, () => run('counted'));
+    const ours = sent.map((s) => s.sql).filter((sql) => /batch_|TRANSACTION|COMMIT|ROLLBACK/.test(sql));
     expect(ours).toHaveLength(1);
     expect(ours[0]).toMatch(
       /^BEGIN NOT ATOMIC SET TRANSACTION ISOLATION LEVEL READ COMMITTED; START TRANSACTION;.*COMMIT; END$/s,
@@ -286,5 +275,102 @@ describe.skipIf(TEST_DB !== 'mariadb')('MariaDB batch of a core after its lock (
     const [after] = await t.ds.query('SELECT used, max FROM batch_lock WHERE id = 1');
     expect(Number(after.used)).toBe(Number(after.max));
     await t.ds.query('UPDATE batch_lock SET max = 1000 WHERE id = 1');
+  });
+});
+
+/**
+ * MariaDB grouped writes (mariadb-batch.ts runMysqlGrouped, the import's batches): a core's writes
+ * between two reads as one compound statement with the read after them, and a session reset that
+ * no failure gets past.
+ */
+describe.skipIf(TEST_DB !== 'mariadb')('MariaDB grouped writes of a core that reads none of them (issue 16)', () => {
+  let t: TestApp;
+  const RESET = { reset: 'SET @grouped_flag = NULL' };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.ds.query('CREATE TABLE grouped_item (id int PRIMARY KEY, note varchar(50))');
+  });
+  afterAll(() => t?.close());
+
+  const flagOf = async (id: number) =>
+    ((await onPooledConnection(t.ds, id, 'SELECT @grouped_flag AS flag')) as { flag: unknown }[])[0].flag;
+
+  it('sends the writes between two reads as one statement with the read after them, each write unread', async () => {
+    const answers: unknown[] = [];
+    function* core(): Core<string[]> {
+      answers.push(yield writeStep('INSERT INTO grouped_item (id, note) VALUES (?, ?)', [1, "it's one"]));
+      answers.push(yield writeStep('INSERT INTO grouped_item (id, note) VALUES (?, ?), (?, ?)', [2, 'two', 3, null]));
+      const rows = (yield readStep('SELECT note FROM grouped_item WHERE id IN (?, ?, ?) ORDER BY id', [1, 2, 3])) as {
+        note: string | null;
+      }[];
+      yield writeStep('UPDATE grouped_item SET note = ? WHERE id = ?', [rows.map((r) => r.note ?? '-').join('|'), 3]);
+      return rows.map((r) => r.note ?? '-');
+    }
+    const { value, sent } = await sentDuring(t.ds, () =>
+      coreRunner(t.ds).run(core, { prepared: 'none', grouped: RESET }),
+    );
+    expect(value).toEqual(["it's one", 'two', '-']);
+    expect(answers).toEqual([
+      { changes: Number.NaN, insertId: Number.NaN },
+      { changes: Number.NaN, insertId: Number.NaN },
+    ]);
+    const ours = sent.map((s) => s.sql).filter((sql) => sql.includes('grouped_item'));
+    expect(ours).toHaveLength(2);
+    expect(ours[0]).toMatch(/^BEGIN NOT ATOMIC DECLARE EXIT HANDLER .*INSERT .*INSERT .*SELECT note .* END$/s);
+    expect(ours[1]).toMatch(/^BEGIN NOT ATOMIC DECLARE EXIT HANDLER .*UPDATE grouped_item .* END$/s);
+    expect(await t.ds.query('SELECT note FROM grouped_item WHERE id = 3')).toEqual([{ note: "it's one|two|-" }]);
+  });
+
+  it("runs the reset when a block's statement fails, before the error, and rolls back with nothing kept", async () => {
+    const held = await holdWrite(t.ds, RESET);
+    let id = 0;
+    try {
+      id = await held.run(function* () {
+        const [row] = (yield readStep('SELECT CONNECTION_ID() AS id', [])) as { id: unknown }[];
+        return Number(row.id);
+      });
+      const failed = held.run(function* () {
+        yield writeStep('SET @grouped_flag = 1', []);
+        yield writeStep('INSERT INTO grouped_item (id, note) VALUES (?, ?)', [10, 'kept?']);
+        yield writeStep('INSERT INTO grouped_item (id, note) VALUES (?, ?)', [1, 'a duplicate']);
+        yield writeStep('SET @grouped_flag = NULL', []);
+      });
+      await expect(failed).rejects.toThrow(/Duplicate entry/);
+      // the same connection, the transaction still open: the block's handler has reset the session
+      expect(
+        await held.run(function* () {
+          return (yield readStep('SELECT @grouped_flag AS flag', [])) as unknown[];
+        }),
+      ).toEqual([{ flag: null }]);
+    } finally {
+      await held.rollback();
+    }
+    expect(await t.ds.query('SELECT id FROM grouped_item WHERE id = 10')).toEqual([]);
+    expect(await flagOf(id)).toBeNull();
+  });
+
+  it('resets the session before the connection goes back to the pool, however the core ended', async () => {
+    let id = 0;
+    function* core(): Core<void> {
+      const [row] = (yield readStep('SELECT CONNECTION_ID() AS id', [])) as { id: unknown }[];
+      id = Number(row.id);
+      // a core that leaves its flag set across a round trip, then fails in this process
+      yield writeStep('SET @grouped_flag = 1', []);
+      yield readStep('SELECT 1 AS one', []);
+      throw new Error('the core failed');
+    }
+    await expect(coreRunner(t.ds).run(core, { prepared: 'none', grouped: RESET })).rejects.toThrow('the core failed');
+    expect(id).toBeGreaterThan(0);
+    expect(await flagOf(id)).toBeNull();
+
+    const held = await holdWrite(t.ds, RESET);
+    const heldId = await held.run(function* () {
+      yield writeStep('SET @grouped_flag = 1', []);
+      const [row] = (yield readStep('SELECT CONNECTION_ID() AS id', [])) as { id: unknown }[];
+      return Number(row.id);
+    });
+    await held.commit();
+    expect(await flagOf(heldId)).toBeNull();
   });
 });

@@ -64,7 +64,7 @@ const BEGIN = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACT
  * has rolled back), for when the batch cannot be used. `committed`: nothing is left open.
  */
 export async function runMysqlBatched<T>(
-  conn: MysqlConnection & { format?: (sql: string, params: unknown[]) => string },
+  conn: MysqlConnection,
   make: () => Core<T>,
   lock: string,
   prepared: 'writes' | 'all' | 'none',
@@ -116,7 +116,6 @@ export async function runMysqlBatched<T>(
   }
 
   // 3: one compound statement (shared with other cores locking the same row when a combiner is given)
-  if (!conn.format) return uncommitted(fallback(conn, stepwise));
   const piece = blockPiece(dry, resultReads, prepared !== 'none', conn.format.bind(conn));
   const { commit } = piece;
   let sets: unknown[][];
@@ -415,4 +414,68 @@ async function fallback<T>(conn: MysqlConnection, stepwise: () => Promise<T>): P
   await myQuery(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
   await myQuery(conn, 'START TRANSACTION');
   return stepwise();
+}
+
+/**
+ * What a write of a grouped core is answered with: it has not run yet when the core goes on, so
+ * neither its changed rows nor its new id are known (NaN, never a plausible count).
+ */
+const UNREAD: WriteResult = { changes: Number.NaN, insertId: Number.NaN };
+
+/**
+ * MariaDB: a core that reads none of its writes' results (the import's batches: multi-row INSERTs
+ * and their books, issue 16), run on `conn` inside its open transaction with the writes between two
+ * reads sent as ONE compound statement (`BEGIN NOT ATOMIC … END`, no multi-statement option needed),
+ * the read that follows them at its end, its rows the block's result set. An import's batch is 14
+ * statements of which one is a read: 2 round trips instead of 14. Every answer waits until this
+ * process's event loop is free, which during an import is busy checking the next batch: with a round
+ * trip a statement, a batch of 250 spent more time waiting for its answers than the database spent
+ * writing it (measured 2026-12-08, docs/architecture.md "Import").
+ * `reset` is a statement that puts the session back as it was (the import: its `@accredo_bulk` set
+ * back to NULL, which the guarded insert triggers read): run by each block's handler when one of its
+ * statements fails, before the error goes on to the caller, so that no session state a block set
+ * outlives it; the caller runs it again before the connection goes back to the pool
+ * (`resetSession`). The statements before a failed one stay in the transaction: the caller rolls it
+ * back. The texts are written by the driver's escaping (`conn.format`, as `query` writes them).
+ */
+export async function runMysqlGrouped<T>(conn: MysqlConnection, core: Core<T>, reset: string): Promise<T> {
+  const writes: string[] = [];
+  let step = core.next();
+  while (!step.done) {
+    const s = step.value;
+    const text = conn.format(s.sql, s.params);
+    if (s.kind === 'run') {
+      writes.push(text);
+      step = core.next(UNREAD);
+    } else step = core.next(await sendGrouped(conn, writes.splice(0), text, reset));
+  }
+  if (writes.length) await sendGrouped(conn, writes, null, reset);
+  return step.value;
+}
+
+/** `writes`, then `read` when given, in one round trip; the read's rows. */
+async function sendGrouped(conn: MysqlConnection, writes: string[], read: string | null, reset: string) {
+  if (!writes.length) return read === null ? undefined : myQuery(conn, read);
+  const texts = read === null ? writes : [...writes, read];
+  const answer = await myQuery(
+    conn,
+    `BEGIN NOT ATOMIC DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ${reset}; RESIGNAL; END; ${texts.map((t) => `${t};`).join(' ')} END`,
+  );
+  if (read === null) return undefined;
+  const sets = (Array.isArray(answer) ? answer : [answer]).filter((r): r is unknown[] => Array.isArray(r));
+  if (sets.length !== 1) throw new Error('MariaDB grouped writes: unexpected answer');
+  return sets[0];
+}
+
+/**
+ * `reset` on `conn` before it goes back to the pool (runMysqlGrouped); a connection on which it
+ * fails is closed instead, so that no later user of the pool gets its session.
+ */
+export async function resetSession(conn: MysqlConnection, reset: string): Promise<void> {
+  try {
+    await myQuery(conn, reset);
+    conn.release();
+  } catch {
+    conn.destroy();
+  }
 }

@@ -13,6 +13,10 @@ export interface MysqlConnection {
     cb: (err: Error | null, rows?: unknown) => void,
   ): void;
   release(): void;
+  /** closes the connection instead of giving it back to the pool (its session state is not known) */
+  destroy(): void;
+  /** the statement with its parameters written in by the driver's escaping, as `query` sends it */
+  format(sql: string, params: unknown[]): string;
 }
 export interface MysqlPool {
   getConnection(cb: (err: Error | null, conn: MysqlConnection) => void): void;

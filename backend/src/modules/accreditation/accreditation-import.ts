@@ -10,9 +10,10 @@ import { TextStore } from '../../common/text-store.js';
 import {
   type Core,
   type CoreEnv,
+  coreRunner,
   type HeldWrite,
   holdWrite,
-  runCore,
+  type Step,
   sqliteConnection,
   sqliteStatement,
 } from '../../database/core-runner.js';
@@ -30,7 +31,7 @@ import type { SheetRow } from './xlsx-sheet.js';
  * of the system, photos waiting) and appends the rows that passed to a spill file on the disk, so
  * memory stays flat whatever the size. Phase 2 runs only when no row failed: it reads the spill
  * file back and writes every row by multi-row INSERTs in one transaction (all or nothing), as a
- * generator of SQL steps run by `runCore` — on SQLite synchronously on the raw connection inside
+ * generator of SQL steps run by the core runner — on SQLite synchronously on the raw connection inside
  * BEGIN IMMEDIATE (no other request's statements interleave), on MariaDB in a READ COMMITTED
  * transaction under the action's row lock (the customId order of concurrent creates).
  */
@@ -408,10 +409,11 @@ export const isOle2 = (head: Buffer) => head.length >= OLE2.length && head.subar
  * Runs the import's write in one transaction (database/core-runner.ts: on SQLite synchronously in
  * BEGIN IMMEDIATE, each statement prepared once per connection and text, so a full batch's INSERT
  * of thousands of placeholders is parsed once for the whole write and not left for the garbage
- * collector to finalize; on MariaDB READ COMMITTED by the text protocol, retried on a deadlock).
+ * collector to finalize; on MariaDB READ COMMITTED by the text protocol, a batch's writes between
+ * two reads in one round trip (RunOptions.grouped, IMPORT_SESSION), retried on a deadlock).
  */
 export function runWrite<T>(ds: DataSource, core: (env: CoreEnv) => Core<T>): Promise<T> {
-  return runCore(ds, null, core);
+  return coreRunner(ds).run(core, { prepared: 'none', grouped: IMPORT_SESSION });
 }
 
 /**
@@ -500,7 +502,7 @@ export interface WriteState {
 
 /**
  * Phase 2: every spilled row into accreditation and its links, by multi-row INSERTs, batch after
- * batch; the steps run in one transaction (runCore). The customIds follow the action's highest,
+ * batch; the steps run in one transaction (runWrite). The customIds follow the action's highest,
  * in the sheet's order; the new ids are read back by (actionId, customId), a unique index, so no
  * assumption is made on how the database hands out auto-increment values.
  */
@@ -510,6 +512,18 @@ export function* writeCore(env: CoreEnv, spill: Spill, input: WriteInput): Core<
   yield* writeTail(env, input, state);
   return state.written;
 }
+
+/**
+ * MariaDB: the guarded insert triggers leave a row to the import while its session's `@accredo_bulk`
+ * is set (migration 1765200000001). It is set only around the statements of one round trip: the
+ * import's writes run grouped (runMysqlGrouped: a batch's writes between two reads as one compound
+ * statement), so BULK_ON and BULK_OFF are always in the same block, and a block that fails runs
+ * `reset` in its handler; the session is reset again before its connection goes back to the pool.
+ * So no connection ever carries the variable into a statement of someone else's.
+ */
+const BULK_ON: Step = { sql: 'SET @accredo_bulk = 1', params: [], kind: 'run' };
+const BULK_OFF: Step = { sql: 'SET @accredo_bulk = NULL', params: [], kind: 'run' };
+export const IMPORT_SESSION = { reset: BULK_OFF.sql } as const;
 
 /** The write's start: the action's row locked (MariaDB), its highest customId read. */
 export function* writeHead(env: CoreEnv, input: WriteInput): Core<WriteState> {
@@ -528,11 +542,9 @@ export function* writeBatch(env: CoreEnv, batch: SpillRow[], state: WriteState, 
   const { subjectId, actionId } = input;
   const now = env.date(input.now);
   const first = state.next;
-  // MariaDB: the triggers leave this batch's rows to importBookkeeping (migration 1765100000001)
-  if (env.bookkeeping) {
-    yield { sql: 'SET @accredo_bulk = 1', params: [], kind: 'run' };
-    yield { sql: 'INSERT IGNORE INTO bulk_write (connectionId) VALUES (CONNECTION_ID())', params: [], kind: 'run' };
-  }
+  // MariaDB: the triggers leave this batch's rows to importBookkeeping (migrations 1765100000001,
+  // 1765200000001): the variable set around the statements whose triggers would keep the books
+  if (env.bookkeeping) yield BULK_ON;
   const params: unknown[] = [];
   for (const r of batch) {
     // subjectId, actionId, customId, firstname, lastname, email, search, bc, days, fieldValues,
@@ -545,6 +557,7 @@ export function* writeBatch(env: CoreEnv, batch: SpillRow[], state: WriteState, 
     params,
     kind: 'run',
   };
+  if (env.bookkeeping) yield BULK_OFF;
   const found = (yield {
     sql: 'SELECT id, customId FROM accreditation WHERE actionId = ? AND customId BETWEEN ? AND ?',
     params: [actionId, first, state.next - 1],
@@ -552,6 +565,7 @@ export function* writeBatch(env: CoreEnv, batch: SpillRow[], state: WriteState, 
   }) as { id: unknown; customId: unknown }[];
   const ids = new Array<number>(batch.length);
   for (const f of found) ids[Number(f.customId) - first] = Number(f.id);
+  if (env.bookkeeping) yield BULK_ON;
 
   const groups: unknown[] = [];
   const zones: unknown[] = [];
@@ -589,8 +603,7 @@ export function* writeBatch(env: CoreEnv, batch: SpillRow[], state: WriteState, 
   }
   if (env.bookkeeping) {
     yield* importBookkeeping(input, ids, groups, zones, now);
-    yield { sql: 'DELETE FROM bulk_write WHERE connectionId = CONNECTION_ID()', params: [], kind: 'run' };
-    yield { sql: 'SET @accredo_bulk = NULL', params: [], kind: 'run' };
+    yield BULK_OFF;
   }
   if (input.groupDefaults && joins.length) yield* groupDefaultsCore(env, subjectId, joins, input.now);
   state.written += batch.length;
@@ -722,7 +735,7 @@ export class WriteAhead {
       before.then(async () => {
         if (this.failed) return;
         try {
-          this.held ??= await holdWrite(this.ds);
+          this.held ??= await holdWrite(this.ds, IMPORT_SESSION);
           this.state ??= await this.held.run((env) => writeHead(env, this.input));
           const state = this.state;
           await this.held.run((env) => writeBatch(env, batch, state, this.input));
