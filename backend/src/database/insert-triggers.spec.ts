@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_DB, type TestApp } from '../testing/test-app.js';
+import { ImportGuardVariable1765200000001 } from './migrations/1765200000001-import-guard-variable.js';
 
 /**
  * The merged insert triggers of a person and its links (migration 1764500000001, MariaDB): a link
@@ -76,4 +77,54 @@ describe(`insert triggers of a person and its links on ${TEST_DB}`, () => {
       await q.release();
     }
   });
+
+  it.runIf(TEST_DB === 'mariadb')(
+    "skip a person's books only while the session's @accredo_bulk is set (the import's guard); migration 1765200000001 undone and done again",
+    async () => {
+      const q = t.ds.createQueryRunner();
+      await q.connect();
+      try {
+        const now = '2026-12-08 06:00:00';
+        const person = async (customId: number) => {
+          const r = await q.query(
+            "INSERT INTO accreditation (subjectId, actionId, customId, firstname, lastname, email, bc, search, days, fieldValues, printCount, isUnlimited, source, createdAt, updatedAt) VALUES (9501, 9601, ?, 'G', 'Uard', ?, ?, '', '[]', '{}', 0, 0, 'admin', ?, ?)",
+            [customId, `guard${customId}@example.com`, `GUARD${customId}`.padEnd(16, 'X'), now, now],
+          );
+          const id = Number(r.insertId);
+          const [{ n }] = await q.query(
+            'SELECT (SELECT COUNT(*) FROM accreditation_change WHERE accreditationId = ?) + (SELECT COUNT(*) FROM accreditation_not_entered WHERE accreditationId = ?) AS n',
+            [id, id],
+          );
+          return Number(n);
+        };
+        const bodies = async () =>
+          (
+            await q.query(
+              "SELECT ACTION_STATEMENT AS body FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME = 'TR_accreditation_ins'",
+            )
+          )[0].body as string;
+        // the person's feed entry and "not entered": kept with the variable NULL, left to the import with it set
+        expect(await person(1)).toBe(2);
+        await q.query('SET @accredo_bulk = 1');
+        expect(await person(2)).toBe(0);
+        await q.query('SET @accredo_bulk = NULL');
+        expect(await person(3)).toBe(2);
+        expect(await bodies()).toMatch(/^BEGIN IF @accredo_bulk IS NULL THEN /);
+
+        const migration = new ImportGuardVariable1765200000001();
+        await migration.down(q);
+        expect(await bodies()).toMatch(/^BEGIN IF @accredo_bulk IS NULL OR NOT EXISTS \(SELECT 1 FROM bulk_write/);
+        await q.query('SET @accredo_bulk = 1');
+        // as before the migration: the variable alone skips nothing
+        expect(await person(4)).toBe(2);
+        await q.query('SET @accredo_bulk = NULL');
+        await migration.up(q);
+        expect(await bodies()).toMatch(/^BEGIN IF @accredo_bulk IS NULL THEN /);
+        expect(await q.query("SHOW TABLES LIKE 'bulk_write'")).toEqual([]);
+      } finally {
+        await q.query('SET @accredo_bulk = NULL');
+        await q.release();
+      }
+    },
+  );
 });
