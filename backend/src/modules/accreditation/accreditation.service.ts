@@ -959,11 +959,16 @@ export class AccreditationService {
     });
     let textWalk = false;
     if (filter.text) {
-      // One folded column: names, e-mail, code (see searchText).
+      // One folded column: names, e-mail, code (see searchText), matched byte for byte: the text
+      // is folded as the column is, so MariaDB compares it in utf8mb4_bin (as SQLite's LIKE does
+      // the folded bytes) rather than the column's unicode_ci, which equates more (e.g. "æ" and
+      // "ae") than the trigram path can find and costs a broad text's walk ~20 % more a step
+      // (4,096 entries of IDX_accreditation_search: 2.67 against 2.08 ms, measured 2026-12-08)
       const folded = foldSearch(filter.text);
       const like = containing(folded);
+      const search = this.ds.options.type === 'mariadb' ? 'a.search COLLATE utf8mb4_bin' : 'a.search';
       const scan = () => {
-        where("a.search LIKE :like ESCAPE '!'", { like });
+        where(`${search} LIKE :like ESCAPE '!'`, { like });
         textWalk = true;
       };
       if (this.ds.options.type === 'mariadb') {
@@ -976,7 +981,7 @@ export class AccreditationService {
           folded,
           {
             join: 'accreditation a ON a.id = t0.accreditationId',
-            where: "a.search LIKE ? ESCAPE '!'",
+            where: `${search} LIKE ? ESCAPE '!'`,
             params: [like],
           },
         );
