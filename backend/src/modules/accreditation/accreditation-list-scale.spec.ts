@@ -300,7 +300,8 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     }
     // the page's statement (the walk newest first, OFFSET 6990) reads IDX_accreditation_search
     // (subject, action, id, search) and no row (migration 1764900000001)
-    const walk = (sql: string) => /ORDER BY/.test(sql) && /OFFSET/.test(sql) && /search\W*( COLLATE utf8mb4_bin)? LIKE/.test(sql);
+    const walk = (sql: string) =>
+      /ORDER BY/.test(sql) && /OFFSET/.test(sql) && /search\W*( COLLATE utf8mb4_bin)? LIKE/.test(sql);
     const alone = async () => readsAlone(await planOf([{ text: 'x00' }, 700], walk), 'IDX_accreditation_search');
     expect(await alone()).toBe(true);
     // the migration undone (the index in text order) and done again; on SQLite with statistics
@@ -344,7 +345,9 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     await expectPages();
     // once marked, a deep page and the exact count skip fewer than MARK_EVERY matches
     const skips = (sent: [string, unknown[]][]) =>
-      sent.filter(([sql]) => /search\W*( COLLATE utf8mb4_bin)? LIKE/.test(sql)).map(([sql]) => Number(/OFFSET (\d+)/.exec(sql)?.[1] ?? 0));
+      sent
+        .filter(([sql]) => /search\W*( COLLATE utf8mb4_bin)? LIKE/.test(sql))
+        .map(([sql]) => Number(/OFFSET (\d+)/.exec(sql)?.[1] ?? 0));
     for (const body of [
       [{ text: 'x00' }, 1000],
       [{ text: 'x00' }, 600, true],
@@ -358,7 +361,10 @@ describe(`accreditation list at scale on ${TEST_DB} (issue 16)`, () => {
     expect(weighs).toEqual([]);
     // and reads from a mark as a range of the text's index (subject, action, id), not every entry
     // above it (MariaDB took the (subject, action) ref for a USE INDEX)
-    const fromMark = await planOf([{ text: 'x00' }, 1000], (sql) => /search\W*( COLLATE utf8mb4_bin)? LIKE/.test(sql) && /<= \?/.test(sql));
+    const fromMark = await planOf(
+      [{ text: 'x00' }, 1000],
+      (sql) => /search\W*( COLLATE utf8mb4_bin)? LIKE/.test(sql) && /<= \?/.test(sql),
+    );
     if (TEST_DB === 'mariadb')
       expect([fromMark[0].key, fromMark[0].type, Number(fromMark[0].key_len)]).toEqual([
         'IDX_accreditation_search',
