@@ -27,7 +27,8 @@ export const KEEPS_BOOKS =
 const PREFIX = `BEGIN IF ${KEEPS_BOOKS} THEN `;
 const SUFFIX = '; END IF; END';
 
-async function triggers(q: QueryRunner) {
+/** The insert triggers of IMPORT_GUARDED with their tables and bodies (all of them, or it throws). */
+export async function guardedTriggers(q: QueryRunner) {
   const rows: { name: string; tbl: string; body: string }[] = await q.query(
     `SELECT TRIGGER_NAME AS name, EVENT_OBJECT_TABLE AS tbl, ACTION_STATEMENT AS body FROM information_schema.TRIGGERS
      WHERE TRIGGER_SCHEMA = DATABASE() AND ACTION_TIMING = 'AFTER' AND EVENT_MANIPULATION = 'INSERT' AND TRIGGER_NAME IN (${IMPORT_GUARDED.map(() => '?').join(', ')})`,
@@ -51,7 +52,7 @@ export class ImportBookkeeping1765100000001 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     if (q.connection.driver.options.type !== 'mariadb') return;
     await q.query('CREATE TABLE bulk_write (connectionId BIGINT UNSIGNED NOT NULL PRIMARY KEY) ENGINE=InnoDB');
-    for (const { name, tbl, body } of await triggers(q)) {
+    for (const { name, tbl, body } of await guardedTriggers(q)) {
       await q.query(`DROP TRIGGER ${name}`);
       await q.query(`CREATE TRIGGER ${name} AFTER INSERT ON \`${tbl}\` FOR EACH ROW ${PREFIX}${body}${SUFFIX}`);
     }
@@ -59,7 +60,7 @@ export class ImportBookkeeping1765100000001 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     if (q.connection.driver.options.type !== 'mariadb') return;
-    for (const { name, tbl, body } of await triggers(q)) {
+    for (const { name, tbl, body } of await guardedTriggers(q)) {
       if (!body.startsWith(PREFIX) || !body.endsWith(SUFFIX)) throw new Error(`${name} is not guarded as up() made it`);
       await q.query(`DROP TRIGGER ${name}`);
       await q.query(

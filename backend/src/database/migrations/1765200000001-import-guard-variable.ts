@@ -1,24 +1,13 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { IMPORT_GUARDED, KEEPS_BOOKS } from './1765100000001-import-bookkeeping.js';
+import { guardedTriggers, KEEPS_BOOKS } from './1765100000001-import-bookkeeping.js';
 
 /** The guard as migration 1765100000001 wrote it, and as this one writes it. */
 const BEFORE = `BEGIN IF ${KEEPS_BOOKS} THEN `;
 export const BULK_GUARD = '@accredo_bulk IS NULL';
 const AFTER = `BEGIN IF ${BULK_GUARD} THEN `;
 
-async function guarded(q: QueryRunner) {
-  const rows: { name: string; tbl: string; body: string }[] = await q.query(
-    `SELECT TRIGGER_NAME AS name, EVENT_OBJECT_TABLE AS tbl, ACTION_STATEMENT AS body FROM information_schema.TRIGGERS
-     WHERE TRIGGER_SCHEMA = DATABASE() AND ACTION_TIMING = 'AFTER' AND EVENT_MANIPULATION = 'INSERT' AND TRIGGER_NAME IN (${IMPORT_GUARDED.map(() => '?').join(', ')})`,
-    [...IMPORT_GUARDED],
-  );
-  if (rows.length !== IMPORT_GUARDED.length)
-    throw new Error(`expected the insert triggers ${IMPORT_GUARDED.join(', ')}, found ${rows.map((r) => r.name)}`);
-  return rows;
-}
-
 async function rewrite(q: QueryRunner, from: string, to: string) {
-  for (const { name, tbl, body } of await guarded(q)) {
+  for (const { name, tbl, body } of await guardedTriggers(q)) {
     if (!body.startsWith(from)) throw new Error(`${name} is not guarded as expected: ${body.slice(0, 120)}`);
     await q.query(`DROP TRIGGER ${name}`);
     await q.query(`CREATE TRIGGER ${name} AFTER INSERT ON \`${tbl}\` FOR EACH ROW ${to}${body.slice(from.length)}`);
