@@ -426,11 +426,11 @@ const UNREAD: WriteResult = { changes: Number.NaN, insertId: Number.NaN };
  * MariaDB: a core that reads none of its writes' results (the import's batches: multi-row INSERTs
  * and their books, issue 16), run on `conn` inside its open transaction with the writes between two
  * reads sent as ONE compound statement (`BEGIN NOT ATOMIC … END`, no multi-statement option needed),
- * the read that follows them at its end, its rows the block's result set. An import's batch is 14
- * statements of which one is a read: 2 round trips instead of 14. Every answer waits until this
- * process's event loop is free, which during an import is busy checking the next batch: with a round
- * trip a statement, a batch of 250 spent more time waiting for its answers than the database spent
- * writing it (measured 2026-12-08, docs/architecture.md "Import").
+ * the read that follows them at its end, its rows the block's result set. An import's batch is 15
+ * statements of which one is a read: 2 round trips (it was 16, one a statement). Every answer waits
+ * until this process's event loop is free, which during an import is busy checking the next batch:
+ * with a round trip a statement, a batch of 250 spent more time waiting for its answers than the
+ * database spent writing it (measured 2026-12-08, docs/architecture.md "Import").
  * `reset` is a statement that puts the session back as it was (the import: its `@accredo_bulk` set
  * back to NULL, which the guarded insert triggers read): run by each block's handler when one of its
  * statements fails, before the error goes on to the caller, so that no session state a block set
