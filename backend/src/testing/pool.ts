@@ -7,10 +7,13 @@ import { type MysqlConnection, myQuery, mysqlConnection, mysqlPool } from '../da
  * so the pool gives out each idle one once.
  */
 export async function onPooledConnection(ds: DataSource, connectionId: number, sql: string): Promise<unknown[]> {
+  const pool = mysqlPool(ds, 'spec');
+  // at most the pool's size: one more would wait for a connection this holds, for ever
+  const size = Number((pool as { config?: { connectionLimit?: number } }).config?.connectionLimit) || 10;
   const held: MysqlConnection[] = [];
   try {
-    for (let i = 0; i < 50; i++) {
-      const conn = await mysqlConnection(mysqlPool(ds, 'spec'));
+    for (let i = 0; i < size; i++) {
+      const conn = await mysqlConnection(pool);
       held.push(conn);
       const [row] = (await myQuery(conn, 'SELECT CONNECTION_ID() AS id')) as { id: unknown }[];
       if (Number(row.id) === connectionId) return (await myQuery(conn, sql)) as unknown[];

@@ -3,8 +3,7 @@ import { guardedTriggers, KEEPS_BOOKS } from './1765100000001-import-bookkeeping
 
 /** The guard as migration 1765100000001 wrote it, and as this one writes it. */
 const BEFORE = `BEGIN IF ${KEEPS_BOOKS} THEN `;
-export const BULK_GUARD = '@accredo_bulk IS NULL';
-const AFTER = `BEGIN IF ${BULK_GUARD} THEN `;
+const AFTER = 'BEGIN IF @accredo_bulk IS NULL THEN ';
 
 async function rewrite(q: QueryRunner, from: string, to: string) {
   for (const { name, tbl, body } of await guardedTriggers(q)) {
@@ -24,7 +23,8 @@ async function rewrite(q: QueryRunner, from: string, to: string) {
  * sets and clears it inside one compound statement (core-runner.ts `grouped`: a batch's writes
  * between two reads in one round trip), whose handler clears it when one of its statements fails,
  * and the connection's session is reset again before it goes back to the pool (or the connection is
- * closed): accreditation-files.spec.ts checks both. Every other insert still pays one NULL test.
+ * closed): mariadb-batch.spec.ts checks each, accreditation-files.spec.ts an import whose write
+ * failed in the middle, insert-triggers.spec.ts the guard. Every other insert still pays one NULL test.
  */
 export class ImportGuardVariable1765200000001 implements MigrationInterface {
   name = 'ImportGuardVariable1765200000001';
